@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bootproof: verb dispatch (git.c style: a static table of verbs). */
+#include <stdio.h>
+#include <string.h>
+
+#include "bootproof.h"
+#include "util/log.h"
+
+struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct verb verbs[] = {
+	{ "doctor", verb_doctor, "check that this host can boot guests" },
+	{ "triage", verb_triage, "read recorded console logs, report problems" },
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: bootproof <verb> [options]\n\nverbs:\n", f);
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+	fputs("\n'bootproof <verb> --help' describes a verb; docs/ has more.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	log_setup();
+	if (argc < 2) {
+		usage(stderr);
+		return BP_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return BP_EXIT_OK;
+	}
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		if (!strcmp(argv[1], verbs[i].name))
+			return verbs[i].fn(argc - 1, argv + 1);
+	log_error("unknown verb '%s'", argv[1]);
+	usage(stderr);
+	return BP_EXIT_USAGE;
+}
