@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static void test_add_and_detach(void **state)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	char *s;
+	size_t n;
+
+	assert_string_equal(sb.buf, "");
+	strbuf_addstr(&sb, "Linux ");
+	strbuf_addf(&sb, "version %d.%d", 6, 12);
+	strbuf_addch(&sb, '!');
+	assert_string_equal(sb.buf, "Linux version 6.12!");
+	assert_int_equal(sb.len, 19);
+	s = strbuf_detach(&sb, &n);
+	assert_int_equal(n, 19);
+	assert_string_equal(s, "Linux version 6.12!");
+	assert_string_equal(sb.buf, "");
+	free(s);
+}
+
+static void test_embedded_nul_and_growth(void **state)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < 10000; i++)
+		strbuf_add(&sb, "a\0b", 3);
+	assert_int_equal(sb.len, 30000);
+	assert_int_equal(sb.buf[1], '\0');
+	assert_int_equal(sb.buf[30000], '\0');
+	strbuf_setlen(&sb, 2);
+	assert_string_equal(sb.buf, "a");
+}
+
+static void test_long_format(void **state)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	char big[5000];
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	strbuf_addf(&sb, "<%s>", big);
+	assert_int_equal(sb.len, sizeof(big) + 1);
+	assert_int_equal(sb.buf[0], '<');
+	assert_int_equal(sb.buf[sb.len - 1], '>');
+}
+
+static void test_trim(void **state)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, " \t value \r\n");
+	strbuf_trim(&sb);
+	assert_string_equal(sb.buf, "value");
+	strbuf_reset(&sb);
+	strbuf_trim(&sb);
+	assert_string_equal(sb.buf, "");
+}
+
+static void test_read_file(void **state)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(strbuf_read_file(&sb, "/nonexistent/x", 0), -ENOENT);
+	assert_true(strbuf_read_file(&sb, "/proc/self/stat", 0) > 0);
+	strbuf_reset(&sb);
+	assert_int_equal(strbuf_read_file(&sb, "/proc/self/stat", 3), -EFBIG);
+	assert_int_equal(sb.len, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_and_detach),
+		cmocka_unit_test(test_embedded_nul_and_growth),
+		cmocka_unit_test(test_long_format),
+		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_read_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
