@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "paths.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+char *path_join(const char *dir, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, dir);
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		strbuf_addch(&sb, '/');
+	while (*rel == '/')
+		rel++;
+	strbuf_addstr(&sb, rel);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *bp_cache_dir(void)
+{
+	const char *e = getenv("BOOTPROOF_CACHE");
+
+	if (e && *e)
+		return strdup(e);
+	if (geteuid() == 0)
+		return strdup("/var/cache/bootproof");
+	e = getenv("XDG_CACHE_HOME");
+	if (e && *e)
+		return path_join(e, "bootproof");
+	e = getenv("HOME");
+	if (e && *e)
+		return path_join(e, ".cache/bootproof");
+	return strdup("/tmp/bootproof-cache");
+}
+
+int mkdir_p(const char *path, unsigned mode)
+{
+	_cleanup_free_ char *p = strdup(path);
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	if (mkdir(p, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where bootproof keeps things.
+ *
+ * Cache directory: $BOOTPROOF_CACHE, else /var/cache/bootproof for root,
+ * else $XDG_CACHE_HOME/bootproof or ~/.cache/bootproof.  libvirt's QEMU
+ * runs as an unprivileged user (libvirt-qemu) that cannot enter /root, so
+ * everything a guest must read (kernels, images, overlays) is placed under
+ * the cache directory, never read from where the user keeps it.
+ */
+#ifndef BP_PATHS_H
+#define BP_PATHS_H
+
+/* Returns a malloc'd path (caller frees) or NULL on allocation failure. */
+char *bp_cache_dir(void);
+
+/*
+ * Join a directory and a relative path: returns a malloc'd string.
+ * Aborts on allocation failure.
+ */
+char *path_join(const char *dir, const char *rel);
+
+/* mkdir -p with mode for every created component.  0 or -errno. */
+int mkdir_p(const char *path, unsigned mode);
+
+#endif
