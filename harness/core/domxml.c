@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "core/domxml.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "util/cleanup.h"
+
+const char *guest_arch_name(enum guest_arch a)
+{
+	switch (a) {
+	case GUEST_ARCH_X86_64:
+		return "x86_64";
+	case GUEST_ARCH_I386:
+		return "i386";
+	}
+	return NULL;
+}
+
+int guest_arch_from_string(const char *s, enum guest_arch *ret)
+{
+	if (!s)
+		return -EINVAL;
+	if (!strcmp(s, "x86_64") || !strcmp(s, "amd64") ||
+	    !strcmp(s, "x86-64")) {
+		*ret = GUEST_ARCH_X86_64;
+		return 0;
+	}
+	if (!strcmp(s, "i386") || !strcmp(s, "i686") || !strcmp(s, "x86")) {
+		*ret = GUEST_ARCH_I386;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *guest_accel_name(enum guest_accel a)
+{
+	switch (a) {
+	case GUEST_ACCEL_TCG:
+		return "tcg";
+	case GUEST_ACCEL_KVM:
+		return "kvm";
+	}
+	return NULL;
+}
+
+/* The writer functions return < 0 on failure; count failures once. */
+struct w {
+	xmlTextWriterPtr x;
+	int bad;
+};
+
+static void start(struct w *w, const char *el)
+{
+	if (xmlTextWriterStartElement(w->x, BAD_CAST el) < 0)
+		w->bad = 1;
+}
+
+static void end(struct w *w)
+{
+	if (xmlTextWriterEndElement(w->x) < 0)
+		w->bad = 1;
+}
+
+static void attr(struct w *w, const char *name, const char *val)
+{
+	if (xmlTextWriterWriteAttribute(w->x, BAD_CAST name, BAD_CAST val) < 0)
+		w->bad = 1;
+}
+
+static void text_el(struct w *w, const char *el, const char *text)
+{
+	if (xmlTextWriterWriteElement(w->x, BAD_CAST el, BAD_CAST text) < 0)
+		w->bad = 1;
+}
+
+static void empty_el(struct w *w, const char *el, const char *a1,
+		     const char *v1)
+{
+	start(w, el);
+	if (a1)
+		attr(w, a1, v1);
+	end(w);
+}
+
+static void devices(struct w *w, const struct domxml_spec *s,
+		    const char *emulator)
+{
+	char port[16];
+
+	start(w, "devices");
+	text_el(w, "emulator", emulator);
+
+	if (s->disk) {
+		start(w, "disk");
+		attr(w, "type", "file");
+		attr(w, "device", "disk");
+		start(w, "driver");
+		attr(w, "name", "qemu");
+		attr(w, "type", "qcow2");
+		attr(w, "cache", "unsafe");
+		end(w);
+		empty_el(w, "source", "file", s->disk);
+		start(w, "target");
+		attr(w, "dev", "vda");
+		attr(w, "bus", "virtio");
+		end(w);
+		end(w);
+	}
+
+	if (!s->no_network) {
+		/* A tap attached to nothing: the guest has a working NIC
+		 * and can reach neither the host nor beyond. */
+		start(w, "interface");
+		attr(w, "type", "ethernet");
+		empty_el(w, "model", "type", "virtio");
+		end(w);
+	}
+
+	/* ttyS0: the console, read through virDomainOpenConsole. */
+	start(w, "serial");
+	attr(w, "type", "pty");
+	empty_el(w, "target", "port", "0");
+	end(w);
+
+	if (s->kgdb_port > 0) {
+		snprintf(port, sizeof(port), "%d", s->kgdb_port);
+		start(w, "serial");
+		attr(w, "type", "tcp");
+		start(w, "source");
+		attr(w, "mode", "bind");
+		attr(w, "host", "127.0.0.1");
+		attr(w, "service", port);
+		end(w);
+		empty_el(w, "protocol", "type", "raw");
+		empty_el(w, "target", "port", "1");
+		end(w);
+	}
+
+	start(w, "console");
+	attr(w, "type", "pty");
+	start(w, "target");
+	attr(w, "type", "serial");
+	attr(w, "port", "0");
+	end(w);
+	end(w);
+
+	/* hvc0: a virtio console the boot scenario checks. */
+	start(w, "console");
+	attr(w, "type", "pty");
+	start(w, "target");
+	attr(w, "type", "virtio");
+	attr(w, "port", "1");
+	end(w);
+	end(w);
+
+	start(w, "channel");
+	attr(w, "type", "pty");
+	start(w, "target");
+	attr(w, "type", "virtio");
+	attr(w, "name", "org.bootproof.agent.0");
+	end(w);
+	end(w);
+
+	start(w, "rng");
+	attr(w, "model", "virtio");
+	start(w, "backend");
+	attr(w, "model", "random");
+	if (xmlTextWriterWriteString(w->x, BAD_CAST "/dev/urandom") < 0)
+		w->bad = 1;
+	end(w);
+	end(w);
+
+	/* pvpanic on ISA (libvirt 9.0 calls it "isa"): a panicking guest
+	 * tells QEMU, which libvirt reports as a crash event. */
+	empty_el(w, "panic", "model", "isa");
+	empty_el(w, "memballoon", "model", "none");
+	end(w);
+}
+
+int domxml_build(const struct domxml_spec *s, char **ret_xml)
+{
+	const char *arch, *emulator;
+	char num[32];
+	xmlBufferPtr buf;
+	struct w w = { 0 };
+	int r = 0;
+
+	if (!s || !s->name || !*s->name || !s->kernel || !*s->kernel)
+		return -EINVAL;
+	arch = guest_arch_name(s->arch);
+	if (!arch || !guest_accel_name(s->accel))
+		return -EINVAL;
+	if (s->kgdb_port < 0 || s->kgdb_port > 65535)
+		return -EINVAL;
+	emulator = s->emulator ? s->emulator
+	 : s->arch == GUEST_ARCH_I386 ? "/usr/bin/qemu-system-i386"
+				      : "/usr/bin/qemu-system-x86_64";
+
+	buf = xmlBufferCreate();
+	if (!buf)
+		return -ENOMEM;
+	w.x = xmlNewTextWriterMemory(buf, 0);
+	if (!w.x) {
+		xmlBufferFree(buf);
+		return -ENOMEM;
+	}
+	xmlTextWriterSetIndent(w.x, 1);
+	xmlTextWriterSetIndentString(w.x, BAD_CAST "  ");
+
+	start(&w, "domain");
+	attr(&w, "type", s->accel == GUEST_ACCEL_KVM ? "kvm" : "qemu");
+	text_el(&w, "name", s->name);
+	text_el(&w, "description",
+		"bootproof guest (transient; destroyed when the run ends)");
+	start(&w, "memory");
+	attr(&w, "unit", "MiB");
+	snprintf(num, sizeof(num), "%u", s->memory_mib ? s->memory_mib : 1024);
+	if (xmlTextWriterWriteString(w.x, BAD_CAST num) < 0)
+		w.bad = 1;
+	end(&w);
+	snprintf(num, sizeof(num), "%u", s->vcpus ? s->vcpus : 2);
+	text_el(&w, "vcpu", num);
+
+	start(&w, "os");
+	start(&w, "type");
+	attr(&w, "arch", s->arch == GUEST_ARCH_I386 ? "i686" : "x86_64");
+	attr(&w, "machine", "pc");
+	if (xmlTextWriterWriteString(w.x, BAD_CAST "hvm") < 0)
+		w.bad = 1;
+	end(&w);
+	text_el(&w, "kernel", s->kernel);
+	if (s->initrd)
+		text_el(&w, "initrd", s->initrd);
+	if (s->cmdline)
+		text_el(&w, "cmdline", s->cmdline);
+	end(&w);
+
+	start(&w, "features");
+	empty_el(&w, "acpi", NULL, NULL);
+	empty_el(&w, "apic", NULL, NULL);
+	end(&w);
+
+	if (s->accel == GUEST_ACCEL_KVM)
+		empty_el(&w, "cpu", "mode", "host-passthrough");
+	else {
+		/* TCG: the richest CPU model QEMU can emulate. */
+		start(&w, "cpu");
+		attr(&w, "mode", "maximum");
+		attr(&w, "check", "none");
+		end(&w);
+	}
+	empty_el(&w, "clock", "offset", "utc");
+	text_el(&w, "on_poweroff", "destroy");
+	text_el(&w, "on_reboot", "destroy");
+	text_el(&w, "on_crash", "destroy");
+
+	devices(&w, s, emulator);
+	end(&w); /* domain */
+
+	if (xmlTextWriterEndDocument(w.x) < 0)
+		w.bad = 1;
+	xmlFreeTextWriter(w.x);
+	if (w.bad) {
+		r = -ENOMEM;
+	} else {
+		*ret_xml = strdup((const char *)xmlBufferContent(buf));
+		if (!*ret_xml)
+			r = -ENOMEM;
+	}
+	xmlBufferFree(buf);
+	return r;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * domxml against golden XML in tests/data/domxml/.  The golden files were
+ * accepted by a real libvirtd: tests/integration/domxml-libvirt.sh starts
+ * each one (see tests/data/domxml/README.md).  BP_UPDATE_GOLDEN=1 rewrites
+ * them from the code, to be reviewed with git diff.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/domxml.h"
+#include "util/strbuf.h"
+
+static void check_golden(const char *xml, const char *name)
+{
+	_cleanup_strbuf_ struct strbuf want = STRBUF_INIT;
+	_cleanup_free_ char *path = NULL;
+	const char *upd = getenv("BP_UPDATE_GOLDEN");
+
+	assert_true(asprintf(&path, "%s/domxml/%s", TEST_DATA, name) > 0);
+	if (upd && !strcmp(upd, "1")) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(xml, f);
+		fclose(f);
+	}
+	assert_true(strbuf_read_file(&want, path, 0) >= 0);
+	assert_string_equal(xml, want.buf);
+}
+
+static const struct domxml_spec full_x86_64 = {
+	.name = "bootproof-20261203-101500-x86_64-ab12",
+	.arch = GUEST_ARCH_X86_64,
+	.accel = GUEST_ACCEL_TCG,
+	.kernel = "/var/cache/bootproof/runs/r1/vmlinuz",
+	.initrd = "/var/cache/bootproof/runs/r1/initrd.img",
+	.cmdline = "console=ttyS0 root=/dev/vda rw init=/bootproof/agent "
+		   "bootproof.scenarios=boot,bpf",
+	.disk = "/var/cache/bootproof/runs/r1/root.qcow2",
+	.kgdb_port = 40123,
+};
+
+static void test_full_x86_64(void **state)
+{
+	_cleanup_free_ char *xml = NULL;
+
+	assert_int_equal(domxml_build(&full_x86_64, &xml), 0);
+	check_golden(xml, "x86_64-tcg-full.xml");
+}
+
+static void test_i386_kvm_minimal(void **state)
+{
+	struct domxml_spec s = {
+		.name = "bp-i386",
+		.arch = GUEST_ARCH_I386,
+		.accel = GUEST_ACCEL_KVM,
+		.kernel = "/k/bzImage",
+		.memory_mib = 512,
+		.vcpus = 1,
+		.no_network = true,
+	};
+	_cleanup_free_ char *xml = NULL;
+
+	assert_int_equal(domxml_build(&s, &xml), 0);
+	check_golden(xml, "i386-kvm-minimal.xml");
+	assert_non_null(strstr(xml, "qemu-system-i386"));
+	assert_non_null(strstr(xml, "host-passthrough"));
+	assert_null(strstr(xml, "<initrd>"));
+	assert_null(strstr(xml, "<interface"));
+	assert_null(strstr(xml, "type=\"tcp\""));
+}
+
+/* Everything the guest's user controls is escaped, never markup. */
+static void test_escaping(void **state)
+{
+	struct domxml_spec s = full_x86_64;
+	_cleanup_free_ char *xml = NULL;
+
+	s.cmdline = "a=<b> c=\"&d\" </cmdline><evil/>";
+	s.kernel = "/tmp/k&<>.img";
+	assert_int_equal(domxml_build(&s, &xml), 0);
+	assert_null(strstr(xml, "<evil/>"));
+	assert_non_null(strstr(xml, "a=&lt;b&gt; c=&quot;&amp;d&quot; "
+				    "&lt;/cmdline&gt;&lt;evil/&gt;"));
+	assert_non_null(strstr(xml, "/tmp/k&amp;&lt;&gt;.img"));
+}
+
+static void test_invalid(void **state)
+{
+	struct domxml_spec s = full_x86_64;
+	char *xml = NULL;
+
+	assert_int_equal(domxml_build(NULL, &xml), -EINVAL);
+	s.name = "";
+	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
+	s = full_x86_64;
+	s.kernel = NULL;
+	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
+	s = full_x86_64;
+	s.arch = (enum guest_arch)7;
+	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
+	s = full_x86_64;
+	s.kgdb_port = 70000;
+	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
+	assert_null(xml);
+}
+
+static void test_arch_names(void **state)
+{
+	enum guest_arch a;
+
+	assert_int_equal(guest_arch_from_string("amd64", &a), 0);
+	assert_int_equal(a, GUEST_ARCH_X86_64);
+	assert_int_equal(guest_arch_from_string("i686", &a), 0);
+	assert_int_equal(a, GUEST_ARCH_I386);
+	assert_int_equal(guest_arch_from_string("arm64", &a), -EINVAL);
+	assert_int_equal(guest_arch_from_string(NULL, &a), -EINVAL);
+	assert_string_equal(guest_arch_name(GUEST_ARCH_I386), "i386");
+	assert_null(guest_arch_name((enum guest_arch)9));
+	assert_string_equal(guest_accel_name(GUEST_ACCEL_KVM), "kvm");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_x86_64),
+		cmocka_unit_test(test_i386_kvm_minimal),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_arch_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
