@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "adapters/virt.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+#include "util/log.h"
+
+/* After the guest stopped, wait at most this long for the console stream
+ * to deliver what is still in flight. */
+#define DRAIN_GRACE_MS 2000
+
+struct guest {
+	virConnectPtr conn;
+	virDomainPtr dom;
+	virStreamPtr st;
+	int lifecycle_cb;
+	bool stream_cb;
+	bool stream_done;	/* EOF, hang-up or error on the console */
+	bool destroyed_by_us;
+
+	enum guest_state state;		/* as last reported */
+	enum guest_state pending;	/* seen, not reported yet */
+	bool pending_set;
+	char reason[256];
+
+	struct strbuf out;	/* bytes of this poll */
+	bool timer_fired;
+};
+
+const char *guest_state_name(enum guest_state s)
+{
+	switch (s) {
+	case GUEST_RUNNING:
+		return "running";
+	case GUEST_SHUTOFF:
+		return "shut off";
+	case GUEST_CRASHED:
+		return "crashed (pvpanic)";
+	case GUEST_FAILED:
+		return "QEMU failed";
+	case GUEST_DESTROYED:
+		return "destroyed";
+	case GUEST_LOST:
+		return "libvirt connection lost";
+	}
+	return "unknown";
+}
+
+/* libvirt's default error handler prints to stderr; we report once. */
+static void quiet_errors(void *ud, virErrorPtr e)
+{
+}
+
+static int event_loop_ready(void)
+{
+	static int done;
+
+	if (!done) {
+		if (virInitialize() < 0 || virEventRegisterDefaultImpl() < 0)
+			return -EIO;
+		virSetErrorFunc(NULL, quiet_errors);
+		done = 1;
+	}
+	return 0;
+}
+
+static void set_pending(struct guest *g, enum guest_state s, const char *why)
+{
+	if (g->pending_set && g->pending != GUEST_RUNNING)
+		return; /* the first reason is the real one */
+	g->pending = s;
+	g->pending_set = true;
+	snprintf(g->reason, sizeof(g->reason), "%s", why);
+}
+
+static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
+			int detail, void *opaque)
+{
+	struct guest *g = opaque;
+
+	switch (event) {
+	case VIR_DOMAIN_EVENT_CRASHED:
+		set_pending(g, GUEST_CRASHED,
+			    detail == VIR_DOMAIN_EVENT_CRASHED_PANICKED
+				    ? "guest reported a panic (pvpanic)"
+				    : "guest crashed");
+		break;
+	case VIR_DOMAIN_EVENT_STOPPED:
+		switch (detail) {
+		case VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN:
+			set_pending(g, GUEST_SHUTOFF, "guest shut down");
+			break;
+		case VIR_DOMAIN_EVENT_STOPPED_CRASHED:
+			set_pending(g, GUEST_CRASHED, "guest crashed");
+			break;
+		case VIR_DOMAIN_EVENT_STOPPED_FAILED:
+			set_pending(g, GUEST_FAILED,
+				    "QEMU or libvirt failed while running");
+			break;
+		case VIR_DOMAIN_EVENT_STOPPED_DESTROYED:
+			set_pending(g, GUEST_DESTROYED,
+				    g->destroyed_by_us
+					    ? "destroyed by bootproof"
+					    : "destroyed from outside bootproof "
+					      "(or QEMU was killed)");
+			break;
+		default:
+			set_pending(g, GUEST_DESTROYED, "guest stopped");
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static void on_close(virConnectPtr conn, int reason, void *opaque)
+{
+	struct guest *g = opaque;
+
+	set_pending(g, GUEST_LOST,
+		    reason == VIR_CONNECT_CLOSE_REASON_EOF
+			    ? "libvirtd closed the connection (stopped?)"
+			    : "the connection to libvirtd broke");
+	g->stream_done = true;
+}
+
+static void on_stream(virStreamPtr st, int events, void *opaque)
+{
+	struct guest *g = opaque;
+	char buf[16384];
+
+	if (events & VIR_STREAM_EVENT_READABLE) {
+		for (;;) {
+			int n = virStreamRecv(st, buf, sizeof(buf));
+			if (n > 0) {
+				strbuf_add(&g->out, buf, (size_t)n);
+				continue;
+			}
+			if (n == 0 || n == -1)
+				g->stream_done = true;
+			break; /* -2: would block */
+		}
+	}
+	if (events & (VIR_STREAM_EVENT_HANGUP | VIR_STREAM_EVENT_ERROR))
+		g->stream_done = true;
+	if (g->stream_done && g->stream_cb) {
+		virStreamEventRemoveCallback(st);
+		g->stream_cb = false;
+	}
+}
+
+static void on_timer(int timer, void *opaque)
+{
+	struct guest *g = opaque;
+
+	g->timer_fired = true;
+}
+
+static void add_libvirt_error(struct strbuf *err)
+{
+	const char *m = virGetLastErrorMessage();
+
+	if (err)
+		strbuf_addstr(err, m && *m ? m : "unknown libvirt error");
+}
+
+static void guest_free(struct guest *g);
+
+static int guest_start(const char *uri, const char *xml, struct guest **ret,
+		       struct strbuf *err)
+{
+	struct guest *g;
+	int r;
+
+	r = event_loop_ready();
+	if (r < 0) {
+		if (err)
+			strbuf_addstr(err, "cannot initialise libvirt");
+		return r;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	strbuf_init(&g->out, 0);
+	g->lifecycle_cb = -1;
+	g->state = GUEST_RUNNING;
+
+	g->conn = virConnectOpen(uri);
+	if (!g->conn) {
+		if (err)
+			strbuf_addf(err, "cannot connect to libvirt at %s: ",
+				    uri);
+		add_libvirt_error(err);
+		guest_free(g);
+		return -ECONNREFUSED;
+	}
+	virConnectRegisterCloseCallback(g->conn, on_close, g, NULL);
+
+	g->dom = virDomainCreateXML(g->conn, xml,
+				    VIR_DOMAIN_START_PAUSED |
+					    VIR_DOMAIN_START_AUTODESTROY);
+	if (!g->dom) {
+		if (err)
+			strbuf_addstr(err, "libvirt could not create the guest: ");
+		add_libvirt_error(err);
+		guest_free(g);
+		return -EIO;
+	}
+	g->lifecycle_cb = virConnectDomainEventRegisterAny(
+		g->conn, g->dom, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+		VIR_DOMAIN_EVENT_CALLBACK(on_lifecycle), g, NULL);
+
+	g->st = virStreamNew(g->conn, VIR_STREAM_NONBLOCK);
+	if (!g->st ||
+	    virDomainOpenConsole(g->dom, "serial0", g->st,
+				 VIR_DOMAIN_CONSOLE_FORCE) < 0 ||
+	    virStreamEventAddCallback(g->st,
+				      VIR_STREAM_EVENT_READABLE |
+					      VIR_STREAM_EVENT_HANGUP |
+					      VIR_STREAM_EVENT_ERROR,
+				      on_stream, g, NULL) < 0) {
+		if (err)
+			strbuf_addstr(err, "cannot attach to the guest's "
+					   "serial console: ");
+		add_libvirt_error(err);
+		guest_free(g);
+		return -EIO;
+	}
+	g->stream_cb = true;
+
+	if (virDomainResume(g->dom) < 0) {
+		if (err)
+			strbuf_addstr(err, "cannot start the guest's CPUs: ");
+		add_libvirt_error(err);
+		guest_free(g);
+		return -EIO;
+	}
+	*ret = g;
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Run libvirt's event loop until cond() or timeout_ms passed. */
+static void run_loop(struct guest *g, int timeout_ms,
+		     bool (*cond)(struct guest *g))
+{
+	int t;
+
+	g->timer_fired = false;
+	t = virEventAddTimeout(timeout_ms > 0 ? timeout_ms : 0, on_timer, g,
+			       NULL);
+	while (!cond(g) && !g->timer_fired && t >= 0)
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	if (t >= 0)
+		virEventRemoveTimeout(t);
+}
+
+static bool has_news(struct guest *g)
+{
+	return g->out.len || (g->pending_set && g->stream_done);
+}
+
+static bool stream_finished(struct guest *g)
+{
+	return g->stream_done || g->out.len;
+}
+
+static int guest_poll(struct guest *g, int timeout_ms, struct guest_event *ret)
+{
+	strbuf_reset(&g->out);
+	run_loop(g, timeout_ms, has_news);
+
+	/* Stopped but the console still open: let it drain a little. */
+	if (!g->out.len && g->pending_set && !g->stream_done) {
+		long long end = now_ms() + DRAIN_GRACE_MS;
+		while (!g->out.len && !g->stream_done && now_ms() < end)
+			run_loop(g, (int)(end - now_ms()), stream_finished);
+		g->stream_done = g->stream_done || !g->out.len;
+	}
+
+	ret->data = g->out.buf;
+	ret->len = g->out.len;
+	ret->state_changed = 0;
+	if (!g->out.len && g->pending_set && g->pending != g->state) {
+		g->state = g->pending;
+		ret->state_changed = 1;
+	}
+	ret->state = g->state;
+	ret->reason = g->state == GUEST_RUNNING ? NULL : g->reason;
+	return 0;
+}
+
+static int guest_destroy(struct guest *g)
+{
+	int active;
+
+	if (!g || !g->dom)
+		return 0;
+	active = virDomainIsActive(g->dom);
+	if (active <= 0)
+		return 0;
+	g->destroyed_by_us = true;
+	if (virDomainDestroy(g->dom) < 0) {
+		/* It may have stopped meanwhile. */
+		if (virDomainIsActive(g->dom) == 0)
+			return 0;
+		return -EIO;
+	}
+	return 0;
+}
+
+static void guest_free(struct guest *g)
+{
+	if (!g)
+		return;
+	if (g->st) {
+		if (g->stream_cb)
+			virStreamEventRemoveCallback(g->st);
+		virStreamAbort(g->st);
+		virStreamFree(g->st);
+	}
+	if (g->dom) {
+		guest_destroy(g);
+		if (g->lifecycle_cb >= 0)
+			virConnectDomainEventDeregisterAny(g->conn,
+							   g->lifecycle_cb);
+		virDomainFree(g->dom);
+	}
+	if (g->conn) {
+		virConnectUnregisterCloseCallback(g->conn, on_close);
+		virConnectClose(g->conn);
+	}
+	strbuf_release(&g->out);
+	free(g);
+}
+
+const struct domain_ops virt_domain_ops = {
+	.start = guest_start,
+	.poll = guest_poll,
+	.destroy = guest_destroy,
+	.free = guest_free,
+};
