@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fileio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "strbuf.h"
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int open_tmp_beside(const char *path, unsigned mode, char **ret_tmp)
+{
+	_cleanup_free_ char *tmp = NULL;
+	int fd;
+
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, mode) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		return -e;
+	}
+	*ret_tmp = TAKE_PTR(tmp);
+	return fd;
+}
+
+static int finish_tmp(int fd, char *tmp, const char *path, int r)
+{
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len,
+		      unsigned mode)
+{
+	char *tmp = NULL;
+	int fd = open_tmp_beside(path, mode, &tmp);
+
+	if (fd < 0)
+		return fd;
+	return finish_tmp(fd, tmp, path, write_all(fd, data, len));
+}
+
+int copy_file_atomic(const char *src, const char *dst, unsigned mode)
+{
+	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
+	char *tmp = NULL;
+	char buf[65536];
+	struct stat st;
+	int fd, r = 0;
+
+	if (in < 0)
+		return -errno;
+	if (fstat(in, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open_tmp_beside(dst, mode, &tmp);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		r = write_all(fd, buf, (size_t)n);
+		if (r < 0)
+			break;
+	}
+	return finish_tmp(fd, tmp, dst, r);
+}
+
+int rm_rf(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int r = 0;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		_cleanup_free_ char *p = NULL;
+		int q;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (asprintf(&p, "%s/%s", path, de->d_name) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		q = rm_rf(p);
+		if (q < 0 && r == 0)
+			r = q;
+	}
+	closedir(d);
+	if (rmdir(path) < 0 && errno != ENOENT && r == 0)
+		r = -errno;
+	return r;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Small file helpers.  All return 0 (or a count) or -errno. */
+#ifndef BP_FILEIO_H
+#define BP_FILEIO_H
+
+#include <stddef.h>
+
+/*
+ * Write data to path atomically: a temporary file in the same directory,
+ * fsync, rename.  A reader (or a crash at any moment) sees the previous
+ * complete file or the new complete one, never a truncated one.  On
+ * failure (e.g. -ENOSPC) the temporary file is removed and the previous
+ * file is untouched.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len,
+		      unsigned mode);
+
+/* Copy a file (regular files only) to dst with mode; dst replaced
+ * atomically. */
+int copy_file_atomic(const char *src, const char *dst, unsigned mode);
+
+/* Remove a directory tree (no symlink following).  Missing is fine. */
+int rm_rf(const char *path);
+
+#endif
