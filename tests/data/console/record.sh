@@ -1,0 +1,327 @@
+#!/bin/sh
+# Record the golden console logs in this directory from real QEMU (TCG) boots.
+#
+#   tests/data/console/record.sh [TARGET...]
+#
+# Targets (default: all):
+#   kernel-x86_64 kernel-i386   build the 6.12 kernels (tinyconfig + fragments)
+#   initramfs-x86_64 initramfs-i386 debian-rootfs
+#   logs                        every log below (builds what it needs)
+#   <name>                      one log, e.g. lkdtm-warning-1 (see list_logs)
+#   list                        print the log names
+#
+# Environment (defaults in brackets):
+#   SRC   Linux 6.12 source tree, used read-only [/var/tmp/bp-dev/linux-source-6.12]
+#   WORK  build area, never committed           [/var/tmp/bp-dev/golden]
+#   OUT   where logs are written                [directory of this script]
+#   BOOT  Debian kernel directory               [/boot]
+#   DEB_KVER  Debian kernel version             [6.1.0-57-amd64]
+#   BUSYBOX   static x86_64 busybox             [/bin/busybox]
+#   BUSYBOX_I386  static i386 busybox  [$WORK/busybox-i386/bin/busybox, fetched
+#                 with apt-get download busybox-static:i386 when missing]
+#   JOBS  make -j                               [2]
+#   CC    kernel compiler                       [ccache gcc if ccache exists]
+# Needs: qemu-system-x86, busybox-static, e2fsprogs, cpio, kernel build deps.
+# Everything runs under TCG (no KVM); a full run takes roughly half an hour
+# plus the kernel builds.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+SRC=${SRC:-/var/tmp/bp-dev/linux-source-6.12}
+WORK=${WORK:-/var/tmp/bp-dev/golden}
+OUT=${OUT:-$here}
+BOOT=${BOOT:-/boot}
+DEB_KVER=${DEB_KVER:-6.1.0-57-amd64}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+BUSYBOX_I386=${BUSYBOX_I386:-$WORK/busybox-i386/bin/busybox}
+JOBS=${JOBS:-2}
+if [ -z "${CC:-}" ]; then
+	if command -v ccache >/dev/null 2>&1; then CC="ccache gcc"; else CC=gcc; fi
+fi
+
+die() { echo "record.sh: $*" >&2; exit 1; }
+note() { echo "record.sh: $*" >&2; }
+
+kdir() { echo "$WORK/k-$1"; }
+kimage() { echo "$(kdir "$1")/arch/x86/boot/bzImage"; }
+
+# ---------------------------------------------------------------- kernels
+# kernel ARCH: tinyconfig + kvm_guest.config + lkdtm.config + ARCH.config,
+# then check that every line of the fragments survived olddefconfig.
+build_kernel() {
+	arch=$1 k=$(kdir "$1")
+	mkdir -p "$k"
+	kmake() { make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" "$@"; }
+	kmake tinyconfig
+	kmake kvm_guest.config
+	(cd "$k" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$k" \
+		"$k/.config" "$here/lkdtm.config" "$here/$arch.config")
+	kmake olddefconfig
+	check_config "$k/.config" "$here/lkdtm.config" "$here/$arch.config"
+	nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" -j"$JOBS" bzImage
+	cp "$k/.config" "$WORK/config-$arch"
+	note "kernel $arch: $(kimage "$arch") ($(make -s -C "$SRC" O="$k" ARCH="$arch" kernelrelease))"
+}
+
+# check_config CONFIG FRAGMENT...: every CONFIG_X=v / "# CONFIG_X is not set"
+# line of the fragments must be in CONFIG.
+check_config() {
+	cfg=$1; shift
+	bad=0
+	for frag in "$@"; do
+		n=0
+		while IFS= read -r line; do
+			n=$((n + 1))
+			case $line in
+			CONFIG_*=*) want=$line ;;
+			"# CONFIG_"*" is not set") want=$line ;;
+			*) continue ;;
+			esac
+			if ! grep -qxF "$want" "$cfg"; then
+				sym=${want%%=*}; sym=${sym#\# }; sym=${sym%% *}
+				got=$(grep -E "^$sym=|^# $sym is not set" "$cfg" || echo "absent")
+				echo "$frag:$n: expected '$want', got '$got'" >&2
+				bad=1
+			fi
+		done <"$frag"
+	done
+	[ $bad -eq 0 ] || die "$cfg does not match the fragments"
+}
+
+build_busybox_i386() {
+	[ -x "$BUSYBOX_I386" ] && return 0
+	# Debian's busybox-static for i386, unpacked into the build area only.
+	if ! dpkg --print-foreign-architectures | grep -qx i386; then
+		dpkg --add-architecture i386
+		apt-get update
+	fi
+	d=$WORK/busybox-i386
+	mkdir -p "$d"
+	(cd "$d" && apt-get download busybox-static:i386 &&
+		dpkg-deb -x busybox-static_*_i386.deb .)
+	[ -x "$BUSYBOX_I386" ] || die "no $BUSYBOX_I386"
+}
+
+gen_init_cpio() {
+	g=$WORK/gen_init_cpio
+	[ -x "$g" ] || gcc -O2 -o "$g" "$SRC/usr/gen_init_cpio.c"
+	"$g" "$@"
+}
+
+# The guest's /init (both arches).  lkdtm=TYPE on the kernel command line:
+# write TYPE to debugfs provoke-crash/DIRECT from a background shell (so an
+# oops kills that shell, not init), wait lkdtm_wait=N seconds (default 5),
+# then power off.  Without lkdtm= it just powers off.
+write_init() {
+	cat >"$1" <<'INIT'
+#!/bin/sh
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+echo "bootproof-init: up, kernel $(uname -r) $(uname -m)"
+crash= wait=5
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	lkdtm=*) crash=${arg#lkdtm=} ;;
+	lkdtm_wait=*) wait=${arg#lkdtm_wait=} ;;
+	esac
+done
+if [ -n "$crash" ]; then
+	echo "bootproof-init: provoking $crash"
+	echo "$crash" >/sys/kernel/debug/provoke-crash/DIRECT &
+	sleep "$wait"
+	echo "bootproof-init: still running after ${wait}s"
+fi
+echo "bootproof-init: powering off"
+poweroff -f
+INIT
+}
+
+# initramfs ARCH: busybox + /init as a newc cpio, built with the kernel's
+# own usr/gen_init_cpio (no root needed for /dev/console).
+build_initramfs() {
+	arch=$1
+	case $arch in
+	x86_64) bb=$BUSYBOX ;;
+	i386) build_busybox_i386; bb=$BUSYBOX_I386 ;;
+	esac
+	d=$WORK/initramfs-$arch
+	mkdir -p "$d"
+	write_init "$d/init"
+	{
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "dir /proc 0755 0 0"
+		echo "dir /sys 0755 0 0"
+		echo "dir /tmp 1777 0 0"
+		echo "dir /bin 0755 0 0"
+		echo "file /bin/busybox $bb 0755 0 0"
+		for a in sh mount cat echo sleep uname poweroff ls dmesg; do
+			echo "slink /bin/$a busybox 0777 0 0"
+		done
+		echo "file /init $d/init 0755 0 0"
+	} >"$d/list"
+	gen_init_cpio "$d/list" >"$WORK/initramfs-$arch.cpio"
+	note "initramfs $arch: $WORK/initramfs-$arch.cpio"
+}
+
+# A 16 MiB ext4 root disk for the Debian kernel: busybox, /sbin/init that
+# prints and powers off.  Debian's initrd mounts it and switches to it.
+build_debian_rootfs() {
+	d=$WORK/debian-rootfs
+	rm -rf "$d"
+	mkdir -p "$d/bin" "$d/sbin" "$d/dev" "$d/proc" "$d/sys" "$d/run" \
+		"$d/tmp" "$d/etc"
+	cp "$BUSYBOX" "$d/bin/busybox"
+	for a in sh mount cat echo sleep uname poweroff ls; do
+		ln -sf busybox "$d/bin/$a"
+	done
+	cat >"$d/sbin/init" <<'INIT'
+#!/bin/sh
+export PATH=/bin
+mount -t proc proc /proc 2>/dev/null
+echo "bootproof-init: root mounted, kernel $(uname -r) $(uname -m)"
+echo "bootproof-init: powering off"
+poweroff -f
+INIT
+	chmod 755 "$d/sbin/init"
+	rm -f "$WORK/debian-root.img"
+	E2FSPROGS_FAKE_TIME=1700000000 mkfs.ext4 -q -F -L bproot \
+		-U 6d3c6b9e-5a4f-4b1e-9c1e-0b0e2f3a4d5c -d "$d" \
+		"$WORK/debian-root.img" 16M
+	note "debian root disk: $WORK/debian-root.img"
+}
+
+# ---------------------------------------------------------------- boots
+# qemu_log NAME TIMEOUT QEMU-ARGS...: boot under TCG with the serial console
+# in $OUT/NAME.log.  The log is written to a temp file and renamed; the
+# qemu exit status (124 = killed by timeout) goes to $WORK/status/NAME.
+qemu_log() {
+	name=$1 tmo=$2; shift 2
+	mkdir -p "$WORK/status"
+	tmp=$WORK/status/$name.log.tmp
+	rm -f "$tmp"
+	start=$(date +%s)
+	note "recording $name (timeout ${tmo}s): $*"
+	set +e
+	timeout "$tmo" nice qemu-system-x86_64 -machine pc,accel=tcg \
+		-nodefaults -display none -no-reboot -monitor none \
+		-serial "file:$tmp" "$@" </dev/null
+	rc=$?
+	set -e
+	end=$(date +%s)
+	mv "$tmp" "$OUT/$name.log"
+	echo "$rc $((end - start)) $(date -u +%Y-%m-%dT%H:%MZ)" >"$WORK/status/$name"
+	note "$name: qemu exit $rc after $((end - start))s, $(wc -c <"$OUT/$name.log") bytes"
+}
+
+need_kernel() {
+	[ -f "$(kimage "$1")" ] || build_kernel "$1"
+	[ -f "$WORK/initramfs-$1.cpio" ] || build_initramfs "$1"
+}
+
+deb_kernel=$BOOT/vmlinuz-$DEB_KVER
+deb_initrd=$BOOT/initrd.img-$DEB_KVER
+
+debian61_boot() {
+	[ -f "$WORK/debian-root.img" ] || build_debian_rootfs
+	qemu_log debian61-boot 600 -m 1024 -smp 2 \
+		-kernel "$deb_kernel" -initrd "$deb_initrd" \
+		-drive "file=$WORK/debian-root.img,if=virtio,format=raw,snapshot=on" \
+		-append "console=ttyS0 root=/dev/vda ro panic=-1"
+}
+debian61_noroot_panic() {
+	qemu_log debian61-noroot-panic 300 -m 512 -smp 2 \
+		-kernel "$deb_kernel" \
+		-append "console=ttyS0 root=/dev/vdz panic=-1"
+}
+# Debian's initrd waits rootdelay= seconds for a root that never comes, then
+# drops to its busybox shell and waits for input forever: killed by timeout.
+debian61_initramfs_noroot() {
+	qemu_log debian61-initramfs-noroot 150 -m 1024 -smp 2 \
+		-kernel "$deb_kernel" -initrd "$deb_initrd" \
+		-append "console=ttyS0 root=/dev/vdz rootdelay=5 panic=-1"
+}
+
+# boot612 ARCH NAME TIMEOUT EXTRA-CMDLINE
+boot612() {
+	arch=$1 name=$2 tmo=$3 extra=$4
+	need_kernel "$arch"
+	qemu_log "$name" "$tmo" -m 256 -smp 2 \
+		-kernel "$(kimage "$arch")" -initrd "$WORK/initramfs-$arch.cpio" \
+		-append "console=ttyS0 panic=-1 $extra"
+}
+
+x86_64_boot() { boot612 x86_64 x86_64-boot 300 ""; }
+i386_boot() { boot612 i386 i386-boot 300 ""; }
+x86_64_kunit() { boot612 x86_64 x86_64-kunit 300 "kunit.enable=1"; }
+# A boot cut off mid-way: the clean boot log, truncated by hand right after
+# the "Linux version" banner line plus the next 10 lines, mid-line.
+x86_64_truncated() {
+	[ -f "$OUT/x86_64-boot.log" ] || x86_64_boot
+	n=$(grep -n -m1 'Linux version' "$OUT/x86_64-boot.log" | cut -d: -f1)
+	[ -n "$n" ] || die "no banner in x86_64-boot.log"
+	head -n $((n + 10)) "$OUT/x86_64-boot.log" >"$OUT/x86_64-truncated.log"
+	head -n $((n + 11)) "$OUT/x86_64-boot.log" | tail -n 1 | head -c 20 \
+		>>"$OUT/x86_64-truncated.log"
+	note "x86_64-truncated: $(wc -c <"$OUT/x86_64-truncated.log") bytes"
+}
+
+# lkdtm NAME TYPE WAIT TIMEOUT [EXTRA-CMDLINE]
+lkdtm() {
+	boot612 x86_64 "x86_64-lkdtm-$1" "$4" "lkdtm=$2 lkdtm_wait=$3 ${5:-}"
+}
+
+# One line per log, in recording order: NAME FUNCTION [ARGS...]
+logs_table() {
+	cat <<'TABLE'
+debian61-boot debian61_boot
+debian61-noroot-panic debian61_noroot_panic
+debian61-initramfs-noroot debian61_initramfs_noroot
+x86_64-boot x86_64_boot
+x86_64-truncated x86_64_truncated
+x86_64-kunit x86_64_kunit
+x86_64-lkdtm-warning-1 lkdtm warning-1 WARNING 5 300
+x86_64-lkdtm-warning-2 lkdtm warning-2 WARNING 5 300
+x86_64-lkdtm-warning-message lkdtm warning-message WARNING_MESSAGE 5 300
+x86_64-lkdtm-warning-panic-on-warn lkdtm warning-panic-on-warn WARNING 5 300 panic_on_warn=1
+x86_64-lkdtm-bug lkdtm bug BUG 5 300
+x86_64-lkdtm-exception-1 lkdtm exception-1 EXCEPTION 5 300
+x86_64-lkdtm-exception-2 lkdtm exception-2 EXCEPTION 5 300
+x86_64-lkdtm-exception-oops-panic lkdtm exception-oops-panic EXCEPTION 5 300 oops=panic
+x86_64-lkdtm-panic lkdtm panic PANIC 5 300
+x86_64-lkdtm-softlockup lkdtm softlockup SOFTLOCKUP 40 400 watchdog_thresh=5
+x86_64-lkdtm-hardlockup lkdtm hardlockup HARDLOCKUP 40 400 watchdog_thresh=5
+x86_64-lkdtm-hung-task lkdtm hung-task HUNG_TASK 40 400 sysctl.kernel.hung_task_timeout_secs=5
+x86_64-lkdtm-array-bounds lkdtm array-bounds ARRAY_BOUNDS 5 300
+x86_64-lkdtm-corrupt-list-add lkdtm corrupt-list-add CORRUPT_LIST_ADD 5 300
+x86_64-lkdtm-refcount-inc-overflow lkdtm refcount-inc-overflow REFCOUNT_INC_OVERFLOW 5 300
+x86_64-lkdtm-kfence-read-after-free lkdtm kfence-read-after-free KFENCE_READ_AFTER_FREE 30 300
+x86_64-lkdtm-corrupt-stack lkdtm corrupt-stack CORRUPT_STACK 5 300
+x86_64-lkdtm-exec-data lkdtm exec-data EXEC_DATA 5 300
+x86_64-lkdtm-usercopy-slab-size-to lkdtm usercopy-slab-size-to USERCOPY_SLAB_SIZE_TO 5 300
+x86_64-lkdtm-fortify-str-object lkdtm fortify-str-object FORTIFY_STR_OBJECT 5 300
+x86_64-lkdtm-exhaust-stack lkdtm exhaust-stack EXHAUST_STACK 5 300
+i386-boot i386_boot
+TABLE
+}
+
+run_log() {
+	line=$(logs_table | awk -v n="$1" '$1 == n')
+	[ -n "$line" ] || die "unknown target '$1' (try: $0 list)"
+	eval "${line#* }"
+}
+
+[ $# -gt 0 ] || set -- all
+for t in "$@"; do
+	case $t in
+	list) logs_table | cut -d' ' -f1 ;;
+	kernel-x86_64 | kernel-i386) build_kernel "${t#kernel-}" ;;
+	initramfs-x86_64 | initramfs-i386) build_initramfs "${t#initramfs-}" ;;
+	debian-rootfs) build_debian_rootfs ;;
+	logs | all) for n in $(logs_table | cut -d' ' -f1); do run_log "$n"; done ;;
+	*) run_log "$t" ;;
+	esac
+done
