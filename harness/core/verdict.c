@@ -122,7 +122,12 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 	}
 	if (in->end == BOOT_END_TIMEOUT) {
 		ret->verdict = VERDICT_HUNG;
-		if (!in->any_output)
+		if (!in->timeout_s) /* a recorded log that just stops */
+			SETR(ret, "the log ends before the boot finished; "
+				  "last milestone: %s%s%s",
+			     last, bad ? "; problem: " : "",
+			     bad && bad->title ? bad->title : "");
+		else if (!in->any_output)
 			SETR(ret, "no console output in %us", in->timeout_s);
 		else
 			SETR(ret, "no end within %us; last milestone: %s%s%s",
@@ -145,8 +150,14 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 				  "output");
 		else if (in->rebooted || !in->powered_off)
 			SETR(ret, "the guest %s before it finished "
-				  "(no power-off); last milestone: %s",
-			     in->rebooted ? "rebooted" : "reset", last);
+				  "(no power-off); last milestone: %s%s%s",
+			     in->rebooted ? "rebooted" : "reset", last,
+			     bad ? "; problem: " : "",
+			     bad && bad->title ? bad->title : "");
+		else if (!in->init_started)
+			SETR(ret, "the guest powered off before init ran; "
+				  "last milestone: %s",
+			     last);
 		else
 			SETR(ret, "the guest powered off before the agent "
 				  "finished; last milestone: %s",

@@ -68,7 +68,7 @@ struct verdict_input {
 	 * "warn" is accepted for WARNING). */
 	const char *const *allowed;
 	size_t n_allowed;
-	unsigned timeout_s;
+	unsigned timeout_s;		/* 0: a recorded log, no timeout */
 };
 
 struct verdict {
