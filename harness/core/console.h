@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * console: incremental parser of a serial console byte stream (pure).
+ *
+ * Bytes arrive in any chunking (console_feed); the parser cuts them into
+ * lines, cleans each line, parses the printk timestamp off it and reports
+ * three kinds of events through callbacks:
+ *
+ *   on_line       every line, cleaned and without its timestamp (a KTAP
+ *                 parser can be fed from here);
+ *   on_milestone  boot milestones (firmware, kernel banner, root mounted,
+ *                 init started, first KTAP line, power-off/halt/reboot);
+ *   on_problem    kernel problem reports (panic, oops, BUG, WARNING...),
+ *                 delivered once the report block has ended, with the
+ *                 whole block and a signature.
+ *
+ * Milestones and problems are also kept in the parser for later queries.
+ *
+ * Lines.  A line ends at '\n' only, so line numbers (1-based) are those of
+ * the log file (`sed -n Np`).  Cleaning: '\r' is dropped (a lone '\r' does
+ * not end a line); 7-bit escape sequences are removed (CSI `ESC [ ... final`,
+ * OSC/DCS/SOS/PM/APC strings up to BEL or `ESC \`, `ESC` + intermediates +
+ * final, two-byte escapes such as SeaBIOS' `ESC c`); a '\n' always ends the
+ * line, even inside an unterminated escape sequence; C0 control characters
+ * other than '\t', DEL and the C1 controls U+0080..U+009F are removed; every
+ * byte that is not part of a valid UTF-8 sequence (overlong forms and
+ * surrogates included) is replaced by U+FFFD.  Trailing blanks are kept.
+ *
+ * A kernel message that starts after other text on the same line (user
+ * space printed a partial line, then the kernel printed "[%5lu.%06lu] ...")
+ * is split off: the text before it and the message are delivered as two
+ * lines with the same line number.
+ *
+ * Timestamps.  An optional syslog prefix `<N>`, then `[  seconds.micros]`,
+ * then an optional caller id `[    T123]` / `[     C1]` and one space are
+ * parsed off the start of the cleaned line; the timestamp is a double in
+ * seconds (parsed without the C library locale), -1 when the line has none.
+ *
+ * Boot cycles.  A reboot is visible on a console: "reboot: Restarting
+ * system", or firmware/kernel banner text after a kernel banner.  Each
+ * milestone is reported once per boot cycle (the first time it is reached
+ * in that cycle).
+ *
+ * Problem report blocks.  A block starts at the title line, or at a
+ * `------------[ cut here ]------------` or `=====...` separator line right
+ * before it, and ends (end kind in parentheses):
+ *   - at `---[ end trace ...]---` or `---[ end Kernel panic ...]---`, or
+ *     at the closing `=====` line of a report opened by one (KASAN, KFENCE,
+ *     KCSAN, KMSAN, UBSAN before 6.5) (CONSOLE_END_MARKER, line included);
+ *   - when the report visibly ends: after its call trace (a line that is
+ *     neither a trace entry nor a register/trailer line), or at a line
+ *     without timestamp when the title had one, or after a gap of more than
+ *     CONSOLE_BLOCK_GAP_S seconds (not for PANIC) (CONSOLE_END_SHAPE, line
+ *     excluded);
+ *   - at the next report, a "cut here" line, a kernel banner, firmware
+ *     output or a reboot/power-off message (CONSOLE_END_NEXT);
+ *   - at console_finish (CONSOLE_END_STREAM: the report was cut off).
+ * Nesting: a `BUG:`/`kernel BUG at` report followed, before its call trace,
+ * by the die header (`Oops: ...: 0000 [#1] ...`, or on kernels before 6.7
+ * `invalid opcode: 0000 [#1] ...`) is ONE problem of the first kind.  A
+ * `Kernel panic - not syncing:` always starts a separate PANIC problem (e.g.
+ * "Fatal exception" after an oops).
+ *
+ * Signatures: 16 lower-case hex digits, the first 8 bytes of the SHA-256 of
+ * the kind name, for PANIC the normalised reason, and the function names of
+ * the report: the `RIP:`/`EIP:` function before the call trace, then the
+ * reliable call trace entries in order (`?` entries, offsets, addresses,
+ * `[module]` names and compiler suffixes such as `.isra.0` dropped, frames
+ * inside <IRQ>/<NMI>/<SOFTIRQ> skipped for the lockup/stall kinds whose
+ * detector runs there, consecutive duplicates merged), at most
+ * CONSOLE_MAX_FRAMES.  A report without frames hashes its normalised title
+ * instead.  Normalised: numbers (decimal, 0x-hex, and hex words of 8+
+ * digits) become "N", so PIDs, CPUs, addresses and durations do not count.
+ *
+ * Bounds (a guest that writes forever must not grow memory; everything
+ * dropped is counted in struct console_stats):
+ */
+#ifndef BP_CONSOLE_H
+#define BP_CONSOLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/cleanup.h"
+
+/* Bytes of a line kept (raw, escapes removed, and again after cleaning);
+ * the rest of a longer line is dropped and counted. */
+#define CONSOLE_LINE_MAX (64 * 1024)
+/* Lines and bytes of one report block kept; further lines of the block are
+ * still parsed (frames, end markers) but not stored. */
+#define CONSOLE_REPORT_MAX_LINES 1024
+#define CONSOLE_REPORT_MAX_BYTES (64 * 1024)
+/* Problems kept for queries; later ones still reach on_problem. */
+#define CONSOLE_MAX_PROBLEMS 64
+/* Call trace functions kept per problem (and hashed). */
+#define CONSOLE_MAX_FRAMES 16
+/* Bytes kept of a function name, a problem title or panic reason, and of
+ * a milestone line (the kernel banner is ~200 bytes). */
+#define CONSOLE_FRAME_MAX 128
+#define CONSOLE_TITLE_MAX 1024
+#define CONSOLE_MILESTONE_TEXT_MAX 1024
+/* A report without an end marker is over after this much silence. */
+#define CONSOLE_BLOCK_GAP_S 5.0
+
+enum console_milestone {
+	CONSOLE_MS_FIRMWARE,	  /* SeaBIOS, iPXE, "Booting from ", BdsDxe: */
+	CONSOLE_MS_KERNEL_BANNER, /* "Linux version <digit>..." */
+	CONSOLE_MS_ROOT_MOUNTED,  /* "VFS: Mounted root (", or after init
+				     started: an ext2/3/4 "mounted filesystem"
+				     or XFS "Ending clean mount" */
+	CONSOLE_MS_INIT_STARTED,  /* "Run <path> as init process" */
+	CONSOLE_MS_KTAP_START,	  /* first "KTAP version " / "TAP version " */
+	CONSOLE_MS_POWER_OFF,	  /* "reboot: Power down" */
+	CONSOLE_MS_HALT,	  /* "reboot: System halted" */
+	CONSOLE_MS_REBOOT,	  /* "reboot: Restarting system" */
+	_CONSOLE_MS_MAX,
+};
+
+enum console_problem_kind {
+	CONSOLE_PANIC,	     /* Kernel panic - not syncing: REASON */
+	CONSOLE_OOPS,	     /* Oops: / die header "...: 0000 [#1]" */
+	CONSOLE_BUG,	     /* BUG: ..., kernel BUG at ... */
+	CONSOLE_WARNING,     /* WARNING: CPU: ... at ..., WARNING: at ... */
+	CONSOLE_GPF,	     /* general protection fault */
+	CONSOLE_UBSAN,	     /* UBSAN: ... */
+	CONSOLE_KFENCE,	     /* BUG: KFENCE: ... */
+	CONSOLE_KASAN,	     /* BUG: KASAN: ... */
+	CONSOLE_SOFT_LOCKUP, /* watchdog: BUG: soft lockup - CPU#0 stuck */
+	CONSOLE_HARD_LOCKUP, /* watchdog: Watchdog detected hard LOCKUP */
+	CONSOLE_HUNG_TASK,   /* INFO: task X:N blocked for more than */
+	CONSOLE_RCU_STALL,   /* rcu: INFO: ... detected stalls / stall */
+	CONSOLE_NO_ROOT_FS,  /* VFS: Cannot open root device / Unable to
+				mount root / No filesystem could mount root /
+				initramfs "Gave up waiting for root" / "ALERT!
+				... does not exist" */
+	CONSOLE_LOCKDEP,     /* "WARNING: <not CPU:/at>" right after a =====
+				line: lockdep and RCU-lockdep splats */
+	CONSOLE_KCSAN,	     /* BUG: KCSAN: ... */
+	CONSOLE_KMSAN,	     /* BUG: KMSAN: ... */
+	CONSOLE_OOM,	     /* ... invoked oom-killer: */
+	_CONSOLE_PROBLEM_MAX,
+};
+
+enum console_end {
+	CONSOLE_END_MARKER, /* explicit end line (included) */
+	CONSOLE_END_SHAPE,  /* the report visibly ended */
+	CONSOLE_END_NEXT,   /* another report or boot event began */
+	CONSOLE_END_STREAM, /* the stream ended inside the report */
+	_CONSOLE_END_MAX,
+};
+
+/* Upper-case names ("PANIC", "SOFT_LOCKUP", "KERNEL_BANNER", "MARKER");
+ * NULL for an out-of-range value.  Static strings. */
+const char *console_problem_kind_name(enum console_problem_kind k);
+const char *console_milestone_name(enum console_milestone m);
+const char *console_end_name(enum console_end e);
+/* Case-insensitive reverse look-ups: 0 or -EINVAL. */
+int console_problem_kind_from_string(const char *s,
+				     enum console_problem_kind *ret);
+int console_milestone_from_string(const char *s, enum console_milestone *ret);
+
+struct console_line {
+	const char *text; /* cleaned, without timestamp, NUL-terminated */
+	size_t len;
+	unsigned long lineno; /* 1-based */
+	double timestamp;     /* seconds, -1 when none */
+	bool truncated;	      /* longer than CONSOLE_LINE_MAX */
+};
+
+struct console_milestone_event {
+	enum console_milestone milestone;
+	const char *text; /* the line (KERNEL_BANNER: the whole banner) */
+	unsigned long lineno;
+	double timestamp;
+};
+
+struct console_problem {
+	enum console_problem_kind kind;
+	const char *title;  /* the report's first line after any cut here */
+	const char *reason; /* PANIC: text after "not syncing: "; else NULL */
+	unsigned long lineno; /* of the title */
+	double timestamp;     /* of the title, -1 when none */
+	/* The block: its lines (cleaned, without timestamps), each ended by
+	 * '\n', from first_lineno to last_lineno. */
+	const char *report;
+	size_t report_len;
+	unsigned long first_lineno, last_lineno;
+	size_t report_lines;	     /* lines in the block */
+	size_t report_lines_dropped; /* of which not kept (bounds) */
+	enum console_end end;
+	const char *frames[CONSOLE_MAX_FRAMES];
+	size_t n_frames;
+	char signature[17];
+};
+
+/* Callbacks may be NULL.  Event structs and their strings are owned by the
+ * parser and valid during the call only.  A callback must not call
+ * console_feed/console_finish/console_free on the same parser. */
+struct console_ops {
+	void (*on_line)(const struct console_line *line, void *userdata);
+	void (*on_milestone)(const struct console_milestone_event *ev,
+			     void *userdata);
+	void (*on_problem)(const struct console_problem *p, void *userdata);
+};
+
+struct console_stats {
+	uint64_t bytes;		       /* fed */
+	unsigned long lines;	       /* delivered */
+	unsigned long timestamped;     /* lines with a printk timestamp */
+	unsigned long lines_split;     /* kernel messages split off mid-line */
+	unsigned long lines_truncated; /* lines over CONSOLE_LINE_MAX */
+	uint64_t bytes_truncated;      /* bytes dropped from those lines */
+	unsigned long escapes;	       /* escape sequences removed */
+	unsigned long controls;	       /* control characters removed */
+	unsigned long invalid_utf8;    /* bytes replaced by U+FFFD */
+	unsigned long problems;	       /* problems reported */
+	unsigned long problems_dropped; /* beyond CONSOLE_MAX_PROBLEMS */
+	unsigned long boots;	       /* boot cycles seen (banners/firmware) */
+};
+
+struct console;
+
+/*
+ * A new parser; ops (copied) and userdata may be NULL.  Returns NULL on
+ * allocation failure only.  Free with console_free.
+ */
+struct console *console_new(const struct console_ops *ops, void *userdata);
+/* Accepts NULL. */
+void console_free(struct console *c);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct console *, console_free);
+#define _cleanup_console_ _cleanup_(console_freep)
+
+/*
+ * Feed n bytes (any content, any chunking).  Returns 0; -EINVAL when c is
+ * NULL, buf is NULL with n > 0, or the stream was already finished.
+ */
+int console_feed(struct console *c, const void *buf, size_t n);
+/*
+ * End of stream: deliver the last partial line (if any byte followed the
+ * last '\n'), close an open report (CONSOLE_END_STREAM).  Idempotent.
+ * Returns 0, -EINVAL when c is NULL.
+ */
+int console_finish(struct console *c);
+
+/* Queries, valid until console_free.  Returned pointers are owned by c. */
+/* Bit (1u << m) set for every milestone reached. */
+unsigned console_milestones(const struct console *c);
+/* The first time m was reached, or NULL. */
+const struct console_milestone_event *
+console_milestone_first(const struct console *c, enum console_milestone m);
+/* The milestone reached last in the stream, or NULL when none. */
+const struct console_milestone_event *
+console_last_milestone(const struct console *c);
+/* The first kernel banner line ("Linux version ..."), or NULL. */
+const char *console_banner(const struct console *c);
+/* Problems kept (at most CONSOLE_MAX_PROBLEMS), in stream order. */
+size_t console_n_problems(const struct console *c);
+/* NULL when i is out of range. */
+const struct console_problem *console_problem(const struct console *c,
+					      size_t i);
+/* Is a report still open (only before console_finish)? */
+bool console_in_report(const struct console *c);
+void console_get_stats(const struct console *c, struct console_stats *ret);
+
+#endif
