@@ -21,5 +21,7 @@ enum bp_exit {
 
 int verb_doctor(int argc, char **argv);
 int verb_triage(int argc, char **argv);
+int verb_boot(int argc, char **argv);
+int verb_image(int argc, char **argv);
 
 #endif

@@ -14,7 +14,9 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "doctor", verb_doctor, "check that this host can boot guests" },
+	{ "boot", verb_boot, "boot a kernel under libvirt, run scenarios, verdict" },
 	{ "triage", verb_triage, "read recorded console logs, report problems" },
+	{ "image", verb_image, "build or find the guest disk image for an arch" },
 };
 
 static void usage(FILE *f)

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "core/recjson.h"
 
+#include <stdio.h>
+
 void recjson_add_str(json_object *o, const char *key, const char *s)
 {
 	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
 }
 
+json_object *recjson_seconds(double v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%.3f", v);
+	return json_object_new_double_s(v, b);
+}
+
 static json_object *num_or_null(double v)
 {
-	return v < 0 ? NULL : json_object_new_double(v);
+	return v < 0 ? NULL : recjson_seconds(v);
 }
 
 json_object *recjson_problem(const struct console_problem *p,

@@ -30,6 +30,9 @@ json_object *recjson_milestones(const struct console *c);
 json_object *recjson_ktap_test(const struct ktap_test *t);
 json_object *recjson_ktap(const struct ktap *k);
 
+/* A double printed with 3 decimals ("43.813", not 43.813000000000002). */
+json_object *recjson_seconds(double v);
+
 /* Add a string member, or null when s is NULL. */
 void recjson_add_str(json_object *o, const char *key, const char *s);
 

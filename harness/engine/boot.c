@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "engine/boot.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adapters/gdb.h"
+#include "adapters/proc.h"
+#include "core/console.h"
+#include "core/gdbout.h"
+#include "core/ktap.h"
+#include "core/recjson.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/paths.h"
+#include "util/strbuf.h"
+
+#define POLL_MS 200
+/* After a panic message, how long the guest may take to end by itself
+ * (panic=-1 reboots at once; a kernel told panic=0 would sit forever). */
+#define PANIC_GRACE_MS 10000
+/* The host half of kgdb: gdb's whole session. */
+#define GDB_TIMEOUT_MS 60000
+#define MAX_SCENARIOS 32
+
+struct session {
+	const struct boot_request *req;
+	struct console *con;
+	struct ktap *ktap;
+	FILE *log;
+	long long t0, t_init, panic_at;
+	bool updated;
+	bool agent_done_line;
+	/* kgdb */
+	int kgdb_port;
+	bool kgdb_wanted, kgdb_ready, kgdb_go, kgdb_ran;
+	int kgdb_err;
+	struct gdbout gdb;
+	struct kgdb_check kgdb_check;
+	bool kgdb_ok;
+	char *kgdb_file;
+	/* scenarios asked for */
+	char *scen_buf;
+	const char *scen[MAX_SCENARIOS];
+	size_t n_scen;
+	/* domain */
+	struct guest *g;
+	enum boot_end end;
+	char end_reason[512];
+	char *cmdline;
+	char *xml;
+	unsigned timeout_s, heavy;
+	char started[32];
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void iso_now(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void progress(struct session *s, const char *fmt, ...) _printf_(2, 3);
+static void progress(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->req->quiet)
+		return;
+	fprintf(stderr, "bootproof: [%6.1fs] %s%s", (now_ms() - s->t0) / 1000.0,
+		s->req->prefix && *s->req->prefix ? s->req->prefix : "",
+		s->req->prefix && *s->req->prefix ? " " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static bool wants(const struct session *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_scen; i++)
+		if (!strcmp(s->scen[i], name))
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------ events */
+
+static void on_line(const struct console_line *l, void *ud)
+{
+	struct session *s = ud;
+	const char *t = l->text;
+
+	ktap_feed_line(s->ktap, t, l->len);
+	if (strstr(t, "# bootproof-agent: done"))
+		s->agent_done_line = true;
+	if (!s->panic_at && strstr(t, "Kernel panic - not syncing"))
+		s->panic_at = now_ms();
+	if (s->kgdb_wanted && strstr(t, "# kgdb: ready"))
+		s->kgdb_ready = true;
+	if (s->kgdb_ready && !s->kgdb_ran &&
+	    (strstr(t, "Entering KGDB") || strstr(t, "KGDB or $3#33") ||
+	     strstr(t, "Waiting for connection from remote gdb")))
+		s->kgdb_go = true;
+}
+
+static void on_milestone(const struct console_milestone_event *ev, void *ud)
+{
+	struct session *s = ud;
+
+	if (ev->milestone == CONSOLE_MS_INIT_STARTED && s->t_init < 0)
+		s->t_init = now_ms();
+	progress(s, "%s", console_milestone_name(ev->milestone));
+	s->updated = true;
+}
+
+static void on_problem(const struct console_problem *p, void *ud)
+{
+	struct session *s = ud;
+
+	progress(s, "kernel problem %s: %s", console_problem_kind_name(p->kind),
+		 p->title);
+	s->updated = true;
+}
+
+static void on_ktap(void *ud, const struct ktap_event *ev)
+{
+	struct session *s = ud;
+
+	if (ev->type == KTAP_EV_TEST_DONE && ev->test->depth == 1) {
+		progress(s, "scenario %s: %s%s%s", ev->test->name,
+			 ktap_status_name(ev->test->status),
+			 ev->test->reason ? ": " : "",
+			 ev->test->reason ? ev->test->reason : "");
+		s->updated = true;
+	}
+}
+
+/* ------------------------------------------------------------ record */
+
+static const char *scenario_result(const struct ktap_test *t)
+{
+	switch (t ? t->status : KTAP_ERROR) {
+	case KTAP_PASS:
+	case KTAP_XFAIL:
+		return "pass";
+	case KTAP_SKIP:
+		return "skip";
+	case KTAP_FAIL:
+		return "fail";
+	default:
+		return "error";
+	}
+}
+
+static const struct ktap_test *find_scenario(const struct session *s,
+					     const char *name)
+{
+	const struct ktap_test *root = ktap_root(s->ktap);
+
+	for (size_t i = 0; i < root->n_children; i++)
+		if (!strcmp(root->children[i]->name, name))
+			return root->children[i];
+	return NULL;
+}
+
+static json_object *kgdb_json(const struct session *s)
+{
+	json_object *o = json_object_new_object(), *bt;
+
+	json_object_object_add(o, "port", json_object_new_int(s->kgdb_port));
+	json_object_object_add(o, "ran", json_object_new_boolean(s->kgdb_ran));
+	if (!s->kgdb_ran)
+		return o;
+	if (s->kgdb_err)
+		recjson_add_str(o, "error", strerror(-s->kgdb_err));
+	json_object_object_add(o, "connected",
+			       json_object_new_boolean(s->kgdb_check.connected));
+	json_object_object_add(o, "stop_in_kgdb",
+			       json_object_new_boolean(s->kgdb_check.stop_in_kgdb));
+	json_object_object_add(o, "via_sysrq",
+			       json_object_new_boolean(s->kgdb_check.via_sysrq));
+	json_object_object_add(o, "banner_matches",
+			       json_object_new_boolean(s->kgdb_check.banner_matches));
+	json_object_object_add(o, "detached",
+			       json_object_new_boolean(s->kgdb_check.detached));
+	recjson_add_str(o, "banner", s->gdb.have_banner ? s->gdb.banner : NULL);
+	bt = json_object_new_array();
+	for (size_t i = 0; i < s->gdb.n_frames; i++)
+		json_object_array_add(bt, json_object_new_string(s->gdb.frames[i]));
+	json_object_object_add(o, "backtrace", bt);
+	recjson_add_str(o, "reason", s->kgdb_check.reason[0] ? s->kgdb_check.reason
+							    : NULL);
+	recjson_add_str(o, "transcript", s->kgdb_file);
+	return o;
+}
+
+/*
+ * One scenario's result: the guest's KTAP, combined with the host half of
+ * kgdb.  Returns true when it counts as a failure.
+ */
+static bool scenario_json(const struct session *s, const char *name,
+			  bool final, json_object **ret)
+{
+	const struct ktap_test *t = find_scenario(s, name);
+	json_object *o = json_object_new_object(), *checks;
+	const char *res, *reason;
+
+	*ret = o;
+	recjson_add_str(o, "name", name);
+	if (!t || (!final && t->status == KTAP_PENDING)) {
+		res = final ? "error" : "pending";
+		reason = final ? (s->agent_done_line
+					  ? "the agent did not report this scenario"
+					  : "no result: the guest did not get this far")
+			       : NULL;
+	} else {
+		res = scenario_result(t);
+		reason = t->reason;
+		if (!reason && t->status == KTAP_FAIL) {
+			/* The first failing check names the cause. */
+			for (size_t i = 0; i < t->n_children; i++)
+				if (t->children[i]->status == KTAP_FAIL) {
+					reason = t->children[i]->name;
+					break;
+				}
+		}
+	}
+	if (!strcmp(name, "kgdb") && s->kgdb_wanted) {
+		if (s->kgdb_ran && !s->kgdb_ok && strcmp(res, "skip")) {
+			res = "fail";
+			reason = s->kgdb_check.reason[0] ? s->kgdb_check.reason
+							 : "gdb session failed";
+		} else if (final && !s->kgdb_ran && !strcmp(res, "pass")) {
+			res = "fail";
+			reason = "the guest passed but the host debugger never "
+				 "attached";
+		}
+		json_object_object_add(o, "host", kgdb_json(s));
+	} else if (!strcmp(name, "kgdb") && !s->req->vmlinux && t &&
+		   t->status == KTAP_SKIP) {
+		json_object *h = json_object_new_object();
+		recjson_add_str(h, "skipped", "no vmlinux given (--vmlinux): "
+					      "nothing for gdb to debug with");
+		json_object_object_add(o, "host", h);
+	}
+	recjson_add_str(o, "result", res);
+	recjson_add_str(o, "reason", reason);
+	checks = json_object_new_array();
+	for (size_t i = 0; t && i < t->n_children; i++)
+		json_object_array_add(checks, recjson_ktap_test(t->children[i]));
+	json_object_object_add(o, "checks", checks);
+	return !strcmp(res, "fail") || !strcmp(res, "error");
+}
+
+static json_object *build_record(struct session *s, const struct verdict *v,
+				 size_t *ret_failed)
+{
+	const struct boot_request *r = s->req;
+	json_object *o = json_object_new_object(), *k, *sc, *pa, *files;
+	const struct console_milestone_event *last = console_last_milestone(s->con);
+	const struct console_milestone_event *init =
+		console_milestone_first(s->con, CONSOLE_MS_INIT_STARTED);
+	size_t failed = 0;
+	char buf[64];
+
+	recjson_add_str(o, "name", r->name);
+	recjson_add_str(o, "arch", guest_arch_name(r->arch));
+	recjson_add_str(o, "accel", guest_accel_name(r->accel));
+	recjson_add_str(o, "accel_reason", r->accel_reason);
+	k = json_object_new_object();
+	recjson_add_str(k, "path", r->kernel);
+	recjson_add_str(k, "initrd", r->initrd);
+	recjson_add_str(k, "vmlinux", r->vmlinux);
+	recjson_add_str(k, "config", r->config);
+	recjson_add_str(k, "banner", console_banner(s->con));
+	json_object_object_add(o, "kernel", k);
+	recjson_add_str(o, "image", r->image);
+	recjson_add_str(o, "cmdline", s->cmdline);
+	json_object_object_add(o, "timeout_s", json_object_new_int((int)s->timeout_s));
+	json_object_object_add(o, "heavy_debug_options", json_object_new_int((int)s->heavy));
+	recjson_add_str(o, "started", s->started);
+	json_object_object_add(o, "elapsed_s",
+			       recjson_seconds((now_ms() - s->t0) / 1000.0));
+	json_object_object_add(o, "time_to_init_s",
+			       s->t_init >= 0 ? recjson_seconds(
+							(s->t_init - s->t0) / 1000.0)
+					      : NULL);
+	json_object_object_add(o, "kernel_time_to_init_s",
+			       init && init->timestamp >= 0
+				       ? recjson_seconds(init->timestamp)
+				       : NULL);
+	recjson_add_str(o, "verdict", v ? boot_verdict_name(v->verdict) : "RUNNING");
+	recjson_add_str(o, "reason", v ? v->reason : NULL);
+	if (v) {
+		json_object *e = json_object_new_object();
+		recjson_add_str(e, "how", boot_end_name(s->end));
+		recjson_add_str(e, "reason", s->end_reason[0] ? s->end_reason : NULL);
+		json_object_object_add(o, "end", e);
+	}
+	recjson_add_str(o, "last_milestone",
+			last ? console_milestone_name(last->milestone) : NULL);
+	json_object_object_add(o, "milestones", recjson_milestones(s->con));
+	pa = json_object_new_array();
+	for (size_t i = 0; i < console_n_problems(s->con); i++) {
+		const struct console_problem *p = console_problem(s->con, i);
+		json_object *pj = recjson_problem(p, true);
+		json_object_object_add(
+			pj, "allowed",
+			json_object_new_boolean(verdict_kind_allowed(
+				console_problem_kind_name(p->kind), r->allowed,
+				r->n_allowed)));
+		json_object_array_add(pa, pj);
+	}
+	json_object_object_add(o, "problems", pa);
+	sc = json_object_new_array();
+	for (size_t i = 0; r->image && i < s->n_scen; i++) {
+		json_object *one;
+		if (scenario_json(s, s->scen[i], v != NULL, &one))
+			failed++;
+		json_object_array_add(sc, one);
+	}
+	json_object_object_add(o, "scenarios", sc);
+	json_object_object_add(o, "ktap", recjson_ktap(s->ktap));
+	files = json_object_new_object();
+	snprintf(buf, sizeof(buf), "%sconsole.log", r->prefix ? r->prefix : "");
+	recjson_add_str(files, "console", buf);
+	snprintf(buf, sizeof(buf), "%sdomain.xml", r->prefix ? r->prefix : "");
+	recjson_add_str(files, "domain_xml", buf);
+	if (s->kgdb_file)
+		recjson_add_str(files, "kgdb", s->kgdb_file);
+	json_object_object_add(o, "files", files);
+	json_object_object_add(o, "complete", json_object_new_boolean(
+						      v && v->verdict != VERDICT_INCOMPLETE));
+	if (ret_failed)
+		*ret_failed = failed;
+	return o;
+}
+
+static void maybe_update(struct session *s)
+{
+	json_object *rec;
+
+	if (!s->updated || !s->req->on_update)
+		return;
+	s->updated = false;
+	rec = build_record(s, NULL, NULL);
+	s->req->on_update(s->req->ud, rec);
+	json_object_put(rec);
+}
+
+/* ------------------------------------------------------------ setup */
+
+char *boot_cmdline(const struct boot_request *req, int kgdb_port)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "console=ttyS0,115200 panic=-1");
+	if (req->image) {
+		strbuf_addf(&sb, " root=/dev/vda rw init=/bootproof/agent psi=1"
+				 " bootproof.scenarios=%s bootproof.timeout=%u",
+			    req->scenarios ? req->scenarios : "boot",
+			    req->scenario_timeout_s ? req->scenario_timeout_s
+						    : 120);
+		if (kgdb_port > 0)
+			strbuf_addstr(&sb, " nokaslr bootproof.kgdb=ttyS1"
+					   " bootproof.kgdb_wait=60");
+	}
+	if (req->cmdline_extra && *req->cmdline_extra)
+		strbuf_addf(&sb, " %s", req->cmdline_extra);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
+
+	if (fd < 0)
+		return -errno;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+		port = ntohs(a.sin_port);
+	close(fd);
+	return port > 0 ? port : -EADDRNOTAVAIL;
+}
+
+static int stage_files(struct session *s, char **ret_kernel,
+		       char **ret_initrd, char **ret_disk, struct strbuf *err)
+{
+	const struct boot_request *r = s->req;
+	_cleanup_free_ char *k = path_join(r->stage_dir, "vmlinuz");
+	_cleanup_free_ char *i = NULL, *d = NULL;
+	int e;
+
+	e = mkdir_p(r->stage_dir, 0755);
+	if (e < 0) {
+		strbuf_addf(err, "cannot create %s: %s", r->stage_dir, strerror(-e));
+		return e;
+	}
+	e = copy_file_atomic(r->kernel, k, 0644);
+	if (e < 0) {
+		strbuf_addf(err, "cannot stage kernel %s: %s", r->kernel,
+			    strerror(-e));
+		return e;
+	}
+	if (r->initrd) {
+		i = path_join(r->stage_dir, "initrd.img");
+		e = copy_file_atomic(r->initrd, i, 0644);
+		if (e < 0) {
+			strbuf_addf(err, "cannot stage initrd %s: %s", r->initrd,
+				    strerror(-e));
+			return e;
+		}
+	}
+	if (r->image) {
+		_cleanup_(proc_result_release) struct proc_result pr = PROC_RESULT_INIT;
+		const char *argv[] = { "qemu-img", "create", "-q", "-f", "qcow2",
+				       "-F", "raw", "-b", r->image, NULL, NULL };
+		struct proc_cmd cmd = { .argv = argv, .timeout_ms = 30000 };
+
+		d = path_join(r->stage_dir, "root.qcow2");
+		argv[9] = d;
+		e = proc_run(&cmd, &pr);
+		if (e < 0 || !proc_result_ok(&pr)) {
+			strbuf_addf(err, "qemu-img could not create the overlay "
+					 "%s over %s: ",
+				    d, r->image);
+			if (e < 0)
+				strbuf_addstr(err, strerror(-e));
+			else
+				strbuf_add(err, pr.err.buf, pr.err.len);
+			strbuf_rtrim(err);
+			return e < 0 ? e : -EIO;
+		}
+		chmod(d, 0644);
+	}
+	*ret_kernel = TAKE_PTR(k);
+	*ret_initrd = TAKE_PTR(i);
+	*ret_disk = TAKE_PTR(d);
+	return 0;
+}
+
+static bool config_enabled(const char *name, void *ud)
+{
+	const struct strbuf *cfg = ud;
+	char key[128];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
+	p = strstr(cfg->buf, key);
+	if (!p && !strncmp(cfg->buf, key + 1, strlen(key + 1)))
+		p = cfg->buf - 1;
+	if (!p)
+		return false;
+	p += strlen(key);
+	return *p == 'y' || *p == 'm';
+}
+
+/* ------------------------------------------------------------ the run */
+
+static void run_kgdb(struct session *s)
+{
+	_cleanup_strbuf_ struct strbuf tr = STRBUF_INIT;
+	long long t = now_ms();
+	char name[64];
+	_cleanup_free_ char *path = NULL;
+
+	s->kgdb_go = false;
+	s->kgdb_ran = true;
+	progress(s, "kgdb: attaching gdb to 127.0.0.1:%d", s->kgdb_port);
+	/* Let the kernel settle in the debugger loop. */
+	usleep(300 * 1000);
+	s->kgdb_err = gdb_kgdb_session(s->req->vmlinux, s->kgdb_port,
+				       GDB_TIMEOUT_MS, &tr, &s->gdb);
+	s->kgdb_ok = !s->kgdb_err &&
+		     kgdb_check_judge(&s->gdb, console_banner(s->con),
+				      &s->kgdb_check);
+	if (s->kgdb_err && !s->kgdb_check.reason[0])
+		snprintf(s->kgdb_check.reason, sizeof(s->kgdb_check.reason),
+			 "gdb: %s", strerror(-s->kgdb_err));
+	snprintf(name, sizeof(name), "%skgdb-gdb.txt",
+		 s->req->prefix ? s->req->prefix : "");
+	path = path_join(s->req->run_dir, name);
+	if (write_file_atomic(path, tr.buf, tr.len, 0644) == 0)
+		s->kgdb_file = strdup(name);
+	progress(s, "kgdb: %s (%.1fs)",
+		 s->kgdb_ok ? "backtrace and banner checked, detached"
+			    : s->kgdb_check.reason,
+		 (now_ms() - t) / 1000.0);
+	s->updated = true;
+}
+
+static void end_from_state(struct session *s, const struct guest_event *ev)
+{
+	switch (ev->state) {
+	case GUEST_SHUTOFF:
+		s->end = BOOT_END_STOPPED;
+		break;
+	case GUEST_CRASHED:
+		s->end = BOOT_END_PANIC_EVENT;
+		break;
+	case GUEST_LOST:
+		s->end = BOOT_END_INFRA;
+		break;
+	case GUEST_FAILED:
+	case GUEST_DESTROYED:
+	default:
+		s->end = BOOT_END_QEMU_FAILED;
+		break;
+	}
+	snprintf(s->end_reason, sizeof(s->end_reason), "%s",
+		 ev->reason ? ev->reason : guest_state_name(ev->state));
+}
+
+static void follow(struct session *s)
+{
+	const struct domain_ops *ops = s->req->ops;
+	long long deadline = s->t0 + (long long)s->timeout_s * 1000;
+
+	for (;;) {
+		struct guest_event ev;
+		long long t = now_ms();
+		int e;
+
+		if (s->req->interrupted && *s->req->interrupted) {
+			ops->destroy(s->g);
+			s->end = BOOT_END_INTERRUPTED;
+			snprintf(s->end_reason, sizeof(s->end_reason),
+				 "interrupted by a signal");
+			return;
+		}
+		if (t >= deadline) {
+			ops->destroy(s->g);
+			s->end = BOOT_END_TIMEOUT;
+			snprintf(s->end_reason, sizeof(s->end_reason),
+				 "still running after %us: destroyed",
+				 s->timeout_s);
+			return;
+		}
+		if (s->panic_at && t - s->panic_at > PANIC_GRACE_MS) {
+			ops->destroy(s->g);
+			s->end = BOOT_END_STOPPED;
+			snprintf(s->end_reason, sizeof(s->end_reason),
+				 "destroyed %ds after the kernel panicked",
+				 PANIC_GRACE_MS / 1000);
+			return;
+		}
+		e = ops->poll(s->g, POLL_MS, &ev);
+		if (e < 0) {
+			ops->destroy(s->g);
+			s->end = BOOT_END_INFRA;
+			snprintf(s->end_reason, sizeof(s->end_reason),
+				 "reading the guest failed: %s", strerror(-e));
+			return;
+		}
+		if (ev.len) {
+			if (s->log && fwrite(ev.data, 1, ev.len, s->log) != ev.len)
+				log_warn_errno(errno, "writing the console log");
+			if (s->log)
+				fflush(s->log);
+			console_feed(s->con, ev.data, ev.len);
+		}
+		if (ev.state_changed) {
+			end_from_state(s, &ev);
+			return;
+		}
+		if (s->kgdb_go && !s->kgdb_ran) {
+			long long t1 = now_ms();
+			run_kgdb(s);
+			/* The guest stood still meanwhile. */
+			deadline += now_ms() - t1;
+		}
+		maybe_update(s);
+	}
+}
+
+static void parse_scenarios(struct session *s)
+{
+	char *save = NULL;
+
+	s->scen_buf = strdup(s->req->scenarios ? s->req->scenarios : "boot");
+	for (char *t = strtok_r(s->scen_buf, ",", &save);
+	     t && s->n_scen < MAX_SCENARIOS; t = strtok_r(NULL, ",", &save))
+		if (*t)
+			s->scen[s->n_scen++] = t;
+}
+
+static void finish(struct session *s, enum boot_end forced, const char *why,
+		   struct boot_outcome *ret)
+{
+	struct verdict_problem vp[CONSOLE_MAX_PROBLEMS];
+	struct verdict_input in = { 0 };
+	struct verdict v;
+	unsigned ms;
+	size_t np, failed = 0;
+	const struct console_milestone_event *last;
+
+	if (why) {
+		s->end = forced;
+		snprintf(s->end_reason, sizeof(s->end_reason), "%s", why);
+	}
+	console_finish(s->con);
+	ktap_finish(s->ktap);
+	ms = console_milestones(s->con);
+	np = console_n_problems(s->con);
+	for (size_t i = 0; i < np; i++) {
+		const struct console_problem *p = console_problem(s->con, i);
+		vp[i].kind = console_problem_kind_name(p->kind);
+		vp[i].title = p->title;
+	}
+	last = console_last_milestone(s->con);
+	in.end = s->end;
+	in.end_reason = s->end_reason;
+	in.any_output = ms || np || console_banner(s->con);
+	{
+		struct console_stats st;
+		console_get_stats(s->con, &st);
+		in.any_output = st.bytes > 0;
+	}
+	in.banner = ms & (1u << CONSOLE_MS_KERNEL_BANNER);
+	in.init_started = ms & (1u << CONSOLE_MS_INIT_STARTED);
+	in.powered_off = ms & ((1u << CONSOLE_MS_POWER_OFF) | (1u << CONSOLE_MS_HALT));
+	in.rebooted = ms & (1u << CONSOLE_MS_REBOOT);
+	in.last_milestone = last ? console_milestone_name(last->milestone) : NULL;
+	in.expect_agent = s->req->image != NULL;
+	in.agent_done = s->agent_done_line && ktap_get_stats(s->ktap)->complete;
+	in.problems = vp;
+	in.n_problems = np;
+	in.allowed = s->req->allowed;
+	in.n_allowed = s->req->n_allowed;
+	in.timeout_s = s->timeout_s;
+	verdict_decide(&in, &v);
+
+	ret->verdict = v.verdict;
+	ret->record = build_record(s, &v, &failed);
+	ret->scenarios_failed = failed;
+	switch (v.verdict) {
+	case VERDICT_INFRA:
+		ret->exit_code = 3;
+		break;
+	case VERDICT_INCOMPLETE:
+		ret->exit_code = 130;
+		break;
+	case VERDICT_BOOTED:
+		ret->exit_code = failed ? 1 : 0;
+		break;
+	default:
+		ret->exit_code = 1;
+	}
+	progress(s, "verdict %s: %s", boot_verdict_name(v.verdict), v.reason);
+}
+
+int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
+{
+	struct boot_request req = *req_in;
+	struct session s = { .req = &req, .t_init = -1 };
+	struct console_ops cops = {
+		.on_line = on_line,
+		.on_milestone = on_milestone,
+		.on_problem = on_problem,
+	};
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf cfg = STRBUF_INIT;
+	_cleanup_free_ char *kernel = NULL, *initrd = NULL, *disk = NULL;
+	_cleanup_free_ char *log_path = NULL, *xml_path = NULL;
+	char name[64];
+	int e;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!req.ops)
+		req.ops = &virt_domain_ops;
+	s.t0 = now_ms();
+	iso_now(s.started, sizeof(s.started));
+	s.con = console_new(&cops, &s);
+	s.ktap = ktap_new(NULL, on_ktap, &s);
+	if (!s.con || !s.ktap) {
+		console_free(s.con);
+		ktap_free(s.ktap);
+		return -ENOMEM;
+	}
+	parse_scenarios(&s);
+
+	if (req.config && strbuf_read_file(&cfg, req.config, 8 << 20) < 0)
+		strbuf_reset(&cfg);
+	s.timeout_s = req.timeout_s
+			      ? req.timeout_s
+			      : verdict_boot_timeout(req.accel == GUEST_ACCEL_KVM,
+						     cfg.len ? config_enabled : NULL,
+						     &cfg, &s.heavy);
+
+	snprintf(name, sizeof(name), "%sconsole.log", req.prefix ? req.prefix : "");
+	log_path = path_join(req.run_dir, name);
+	s.log = fopen(log_path, "we");
+	if (!s.log) {
+		e = -errno;
+		strbuf_addf(&err, "cannot write %s: %s", log_path, strerror(-e));
+		finish(&s, BOOT_END_INFRA, err.buf, ret);
+		goto out;
+	}
+
+	s.kgdb_wanted = req.image && wants(&s, "kgdb") && req.vmlinux;
+	e = stage_files(&s, &kernel, &initrd, &disk, &err);
+	if (e < 0) {
+		finish(&s, BOOT_END_INFRA, err.buf, ret);
+		goto out;
+	}
+
+	for (int attempt = 0; attempt < 3; attempt++) {
+		struct domxml_spec spec = {
+			.name = req.name,
+			.arch = req.arch,
+			.accel = req.accel,
+			.memory_mib = req.memory_mib,
+			.vcpus = req.vcpus,
+			.kernel = kernel,
+			.initrd = initrd,
+			.disk = disk,
+		};
+
+		if (s.kgdb_wanted) {
+			s.kgdb_port = free_port();
+			if (s.kgdb_port < 0)
+				s.kgdb_port = 0;
+		}
+		free(s.cmdline);
+		free(s.xml);
+		s.xml = NULL;
+		s.cmdline = boot_cmdline(&req, s.kgdb_port);
+		spec.cmdline = s.cmdline;
+		spec.kgdb_port = s.kgdb_port;
+		e = domxml_build(&spec, &s.xml);
+		if (e < 0) {
+			strbuf_addf(&err, "cannot build the domain XML: %s",
+				    strerror(-e));
+			finish(&s, BOOT_END_INFRA, err.buf, ret);
+			goto out;
+		}
+		snprintf(name, sizeof(name), "%sdomain.xml",
+			 req.prefix ? req.prefix : "");
+		free(xml_path);
+		xml_path = path_join(req.run_dir, name);
+		e = write_file_atomic(xml_path, s.xml, strlen(s.xml), 0644);
+		if (e < 0) {
+			strbuf_addf(&err, "cannot write %s: %s", xml_path,
+				    strerror(-e));
+			finish(&s, BOOT_END_INFRA, err.buf, ret);
+			goto out;
+		}
+		strbuf_reset(&err);
+		progress(&s, "starting %s guest %s (%s)", guest_arch_name(req.arch),
+			 req.name, guest_accel_name(req.accel));
+		e = req.ops->start(req.uri, s.xml, &s.g, &err);
+		if (e == 0)
+			break;
+		/* Another run took the kgdb port between our probe and
+		 * QEMU's bind: try another. */
+		if (!s.kgdb_port || !strstr(err.buf, "in use"))
+			break;
+	}
+	if (e < 0) {
+		finish(&s, BOOT_END_INFRA, err.buf, ret);
+		goto out;
+	}
+	s.t0 = now_ms();
+	follow(&s);
+	finish(&s, s.end, NULL, ret);
+out:
+	if (s.g)
+		req.ops->free(s.g);
+	if (s.log)
+		fclose(s.log);
+	rm_rf(req.stage_dir);
+	console_free(s.con);
+	ktap_free(s.ktap);
+	free(s.scen_buf);
+	free(s.cmdline);
+	free(s.xml);
+	free(s.kgdb_file);
+	return ret->record ? 0 : -ENOMEM;
+}

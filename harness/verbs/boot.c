@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bootproof boot --kernel PATH [--arch A] [--initrd PATH] [--vmlinux PATH]
+ *     [--config PATH] [--cmdline ARGS] [--scenarios LIST] [--accel MODE]
+ *     [--timeout S] [--allow KINDS] [--results DIR] [--connect URI] [--json]
+ *
+ * Boot any x86 kernel under libvirt with the bootproof agent as init and
+ * report the verdict and each scenario's result.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adapters/accel.h"
+#include "adapters/image_guestfs.h"
+#include "bootproof.h"
+#include "core/bzimage.h"
+#include "core/recjson.h"
+#include "engine/boot.h"
+#include "engine/runrec.h"
+#include "util/log.h"
+#include "util/paths.h"
+#include "util/strbuf.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: bootproof boot --kernel PATH [options]\n"
+	      "  --arch x86_64|i386     guest architecture (default: from the kernel)\n"
+	      "  --initrd PATH          initramfs (default: initrd.img-<release> beside\n"
+	      "                         the kernel, as in /boot)\n"
+	      "  --config PATH          the kernel's .config (default: config-<release>\n"
+	      "                         beside it, or .config of its build tree)\n"
+	      "  --vmlinux PATH         vmlinux with symbols, for the kgdb scenario\n"
+	      "  --cmdline ARGS         appended to the kernel command line\n"
+	      "  --scenarios LIST       boot,bpf,cgroups,userfaultfd,mm,kgdb (default:\n"
+	      "                         boot,bpf,cgroups,userfaultfd,mm,kgdb); 'none'\n"
+	      "                         boots without a root disk or agent\n"
+	      "  --accel auto|kvm|tcg   (default auto: KVM only when a probe guest runs)\n"
+	      "  --timeout S            whole-boot limit (default: by accelerator and\n"
+	      "                         debug options in the config)\n"
+	      "  --allow KINDS          kernel problems that do not fail: warn,ubsan,...\n"
+	      "  --results DIR          where run directories go (default: results)\n"
+	      "  --connect URI          libvirt URI (default: $LIBVIRT_DEFAULT_URI or\n"
+	      "                         qemu:///system)\n"
+	      "  --memory MIB --cpus N  guest size (default 1024, 2)\n"
+	      "  --json                 print run.json on stdout\n"
+	      "exit: 0 passed, 1 kernel or scenario failure, 2 bad input,\n"
+	      "      3 infrastructure, 130 interrupted\n",
+	      f);
+}
+
+struct bopts {
+	const char *kernel, *initrd, *vmlinux, *config, *cmdline;
+	const char *scenarios, *accel, *results, *uri, *arch;
+	const char *allow;
+	unsigned timeout, memory, cpus;
+	bool json;
+};
+
+static bool file_ok(const char *p)
+{
+	struct stat st;
+
+	return p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* "<dir of kernel>/<prefix><release>" if it exists. */
+static char *beside(const char *kernel, const char *prefix, const char *rel)
+{
+	_cleanup_free_ char *k = strdup(kernel);
+	_cleanup_free_ char *name = NULL;
+	char *p;
+
+	if (!k || asprintf(&name, "%s%s", prefix, rel) < 0)
+		return NULL;
+	p = path_join(dirname(k), name);
+	if (file_ok(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+/* A kernel inside a build tree: <tree>/arch/x86/boot/bzImage. */
+static char *in_tree(const char *kernel, const char *rel)
+{
+	_cleanup_free_ char *real = realpath(kernel, NULL);
+	char *p, *s;
+
+	if (!real || !(s = strstr(real, "/arch/x86/boot/bzImage")) || s[22])
+		return NULL;
+	*s = '\0';
+	p = path_join(real, rel);
+	if (file_ok(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned *ret)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || v > 1000000) {
+		log_error("%s: '%s' is not a number", opt, s);
+		return -EINVAL;
+	}
+	*ret = (unsigned)v;
+	return 0;
+}
+
+static void on_update(void *ud, json_object *rec)
+{
+	struct run *run = ud;
+
+	run_set_boot(run, 0, json_object_get(rec));
+	if (run_save(run) < 0)
+		log_warn("could not save %s/run.json", run->dir);
+}
+
+static void summary(json_object *rec, const char *dir)
+{
+	json_object *sc, *v;
+	const char *verdict = "?", *reason = "";
+	double el = 0, init = -1;
+
+	if (json_object_object_get_ex(rec, "verdict", &v))
+		verdict = json_object_get_string(v);
+	if (json_object_object_get_ex(rec, "reason", &v) && v)
+		reason = json_object_get_string(v);
+	if (json_object_object_get_ex(rec, "elapsed_s", &v))
+		el = json_object_get_double(v);
+	if (json_object_object_get_ex(rec, "time_to_init_s", &v) && v)
+		init = json_object_get_double(v);
+	json_object_object_get_ex(rec, "accel", &v);
+	printf("verdict: %s (%s) after %.1fs", verdict, reason, el);
+	if (init >= 0)
+		printf(", init after %.1fs", init);
+	printf(" [%s]\n", v ? json_object_get_string(v) : "?");
+	if (json_object_object_get_ex(rec, "scenarios", &sc))
+		for (size_t i = 0; i < json_object_array_length(sc); i++) {
+			json_object *s = json_object_array_get_idx(sc, i), *n, *r, *why;
+			json_object_object_get_ex(s, "name", &n);
+			json_object_object_get_ex(s, "result", &r);
+			json_object_object_get_ex(s, "reason", &why);
+			printf("  %-12s %-5s %s\n", json_object_get_string(n),
+			       json_object_get_string(r),
+			       why ? json_object_get_string(why) : "");
+		}
+	printf("results: %s/\n", dir);
+}
+
+int verb_boot(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "initrd", required_argument, NULL, 'i' },
+		{ "vmlinux", required_argument, NULL, 'v' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "cmdline", required_argument, NULL, 'C' },
+		{ "scenarios", required_argument, NULL, 's' },
+		{ "accel", required_argument, NULL, 'A' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "allow", required_argument, NULL, 'w' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "connect", required_argument, NULL, 'u' },
+		{ "memory", required_argument, NULL, 'm' },
+		{ "cpus", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct bopts o = { .scenarios = "boot,bpf,cgroups,userfaultfd,mm,kgdb",
+			   .accel = "auto", .results = "results" };
+	_cleanup_free_ char *initrd = NULL, *config = NULL, *vmlinux = NULL;
+	_cleanup_free_ char *modules = NULL, *cache = NULL, *stage = NULL;
+	_cleanup_free_ char *allow_buf = NULL, *name = NULL, *kernel_abs = NULL;
+	_cleanup_strbuf_ struct strbuf head = STRBUF_INIT;
+	_cleanup_(image_result_done) struct image_result img = { 0 };
+	const char *allowed[32];
+	size_t n_allowed = 0;
+	struct bzimage_info bi;
+	enum guest_arch arch;
+	enum guest_accel accel = GUEST_ACCEL_TCG;
+	char accel_reason[512] = "";
+	struct run *run = NULL;
+	struct boot_outcome out;
+	struct sigaction sa = { .sa_handler = on_signal };
+	bool with_agent;
+	int c, e;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'k': o.kernel = optarg; break;
+		case 'a': o.arch = optarg; break;
+		case 'i': o.initrd = optarg; break;
+		case 'v': o.vmlinux = optarg; break;
+		case 'c': o.config = optarg; break;
+		case 'C': o.cmdline = optarg; break;
+		case 's': o.scenarios = optarg; break;
+		case 'A': o.accel = optarg; break;
+		case 'w': o.allow = optarg; break;
+		case 'r': o.results = optarg; break;
+		case 'u': o.uri = optarg; break;
+		case 'j': o.json = true; break;
+		case 't':
+			if (parse_uint("--timeout", optarg, &o.timeout) < 0)
+				return BP_EXIT_USAGE;
+			break;
+		case 'm':
+			if (parse_uint("--memory", optarg, &o.memory) < 0)
+				return BP_EXIT_USAGE;
+			break;
+		case 'p':
+			if (parse_uint("--cpus", optarg, &o.cpus) < 0)
+				return BP_EXIT_USAGE;
+			break;
+		case 'h':
+			usage(stdout);
+			return BP_EXIT_OK;
+		default:
+			usage(stderr);
+			return BP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		log_error("boot: unexpected argument '%s'", argv[optind]);
+		return BP_EXIT_USAGE;
+	}
+	if (!o.kernel) {
+		log_error("boot: --kernel PATH is required");
+		usage(stderr);
+		return BP_EXIT_USAGE;
+	}
+
+	/* The kernel: a real x86 bzImage for the arch asked for. */
+	e = strbuf_read_file(&head, o.kernel, 256 << 20);
+	if (e < 0) {
+		log_error_errno(e, "--kernel %s", o.kernel);
+		return BP_EXIT_USAGE;
+	}
+	if (bzimage_inspect(head.buf, head.len, &bi) < 0) {
+		log_error("--kernel %s: not an x86 kernel image (no bzImage "
+			  "boot header)", o.kernel);
+		return BP_EXIT_USAGE;
+	}
+	if (o.arch) {
+		if (guest_arch_from_string(o.arch, &arch) < 0) {
+			log_error("--arch %s: unknown (x86_64 or i386)", o.arch);
+			return BP_EXIT_USAGE;
+		}
+		if (arch == GUEST_ARCH_I386 && bi.is_64bit) {
+			log_error("--kernel %s is a 64-bit kernel (%s); it cannot "
+				  "boot as --arch i386", o.kernel, bi.release);
+			return BP_EXIT_USAGE;
+		}
+	} else {
+		arch = bi.is_64bit ? GUEST_ARCH_X86_64 : GUEST_ARCH_I386;
+	}
+	kernel_abs = realpath(o.kernel, NULL);
+
+	/* What lies beside it, as in /boot or a build tree. */
+	if (o.initrd) {
+		if (!file_ok(o.initrd)) {
+			log_error("--initrd %s: no such file", o.initrd);
+			return BP_EXIT_USAGE;
+		}
+		initrd = strdup(o.initrd);
+	} else {
+		initrd = beside(o.kernel, "initrd.img-", bi.release);
+	}
+	if (o.config) {
+		if (!file_ok(o.config)) {
+			log_error("--config %s: no such file", o.config);
+			return BP_EXIT_USAGE;
+		}
+		config = strdup(o.config);
+	} else if (!(config = beside(o.kernel, "config-", bi.release))) {
+		config = in_tree(o.kernel, ".config");
+	}
+	if (o.vmlinux) {
+		if (!file_ok(o.vmlinux)) {
+			log_error("--vmlinux %s: no such file", o.vmlinux);
+			return BP_EXIT_USAGE;
+		}
+		vmlinux = strdup(o.vmlinux);
+	} else {
+		vmlinux = in_tree(o.kernel, "vmlinux");
+	}
+	if (o.allow) {
+		char *save = NULL;
+		allow_buf = strdup(o.allow);
+		for (char *t = strtok_r(allow_buf, ",", &save);
+		     t && n_allowed < ELEMENTSOF(allowed);
+		     t = strtok_r(NULL, ",", &save))
+			allowed[n_allowed++] = t;
+	}
+	with_agent = strcmp(o.scenarios, "none") != 0;
+
+	/* The accelerator: KVM only when a probe guest really ran. */
+	if (!strcmp(o.accel, "tcg")) {
+		accel = GUEST_ACCEL_TCG;
+		snprintf(accel_reason, sizeof(accel_reason), "TCG requested");
+	} else if (!strcmp(o.accel, "kvm") || !strcmp(o.accel, "auto")) {
+		struct accel_probe p;
+		struct accel_probe_opts po = { 0 };
+
+		accel_probe_kvm(&po, &p);
+		if (p.usable) {
+			accel = GUEST_ACCEL_KVM;
+			snprintf(accel_reason, sizeof(accel_reason),
+				 "KVM probe guest ran in %ld ms", p.elapsed_ms);
+		} else if (!strcmp(o.accel, "kvm")) {
+			log_error("--accel kvm: KVM unusable: %s", p.reason);
+			return BP_EXIT_INFRA;
+		} else {
+			snprintf(accel_reason, sizeof(accel_reason),
+				 "KVM unusable: %s; using TCG", p.reason);
+		}
+	} else {
+		log_error("--accel %s: expected auto, kvm or tcg", o.accel);
+		return BP_EXIT_USAGE;
+	}
+	if (!o.uri)
+		o.uri = getenv("LIBVIRT_DEFAULT_URI");
+	if (!o.uri || !*o.uri)
+		o.uri = "qemu:///system";
+
+	/* The root image with the agent (and the kernel's modules when it
+	 * has them where a distro keeps them). */
+	if (with_agent) {
+		struct image_request ir = {
+			.arch = arch == GUEST_ARCH_I386 ? IMAGE_ARCH_I386
+							: IMAGE_ARCH_X86_64,
+		};
+		char md[300];
+
+		snprintf(md, sizeof(md), "/lib/modules/%s", bi.release);
+		if (initrd && access(md, R_OK) == 0)
+			modules = strdup(md);
+		ir.modules = modules;
+		e = image_ensure(&ir, &img);
+		if (e == -EINVAL)
+			return BP_EXIT_USAGE;
+		if (e < 0)
+			return BP_EXIT_INFRA;
+	}
+
+	e = run_open(o.results, guest_arch_name(arch), "boot", argc, argv, &run);
+	if (e < 0) {
+		log_error_errno(e, "cannot create a run directory under %s",
+				o.results);
+		return BP_EXIT_INFRA;
+	}
+	{
+		json_object *host;
+		json_object_object_get_ex(run->doc, "host", &host);
+		recjson_add_str(host, "accel", guest_accel_name(accel));
+		recjson_add_str(host, "accel_reason", accel_reason);
+		recjson_add_str(host, "libvirt_uri", o.uri);
+	}
+	cache = bp_cache_dir();
+	if (asprintf(&name, "bootproof-%s", run->id) < 0)
+		name = NULL;
+	stage = path_join(cache, "runs");
+	{
+		char *s2 = path_join(stage, name);
+		free(stage);
+		stage = s2;
+	}
+	if (!o.json)
+		log_info("run %s: %s %s kernel %s, %s", run->id,
+			 guest_arch_name(arch), bi.is_64bit ? "64-bit" : "32-bit",
+			 bi.release, accel_reason);
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	{
+		struct boot_request req = {
+			.name = name,
+			.arch = arch,
+			.accel = accel,
+			.accel_reason = accel_reason,
+			.uri = o.uri,
+			.kernel = kernel_abs ? kernel_abs : o.kernel,
+			.initrd = initrd,
+			.vmlinux = vmlinux,
+			.config = config,
+			.image = with_agent ? img.path : NULL,
+			.scenarios = with_agent ? o.scenarios : NULL,
+			.cmdline_extra = o.cmdline,
+			.timeout_s = o.timeout,
+			.allowed = allowed,
+			.n_allowed = n_allowed,
+			.memory_mib = o.memory,
+			.vcpus = o.cpus,
+			.run_dir = run->dir,
+			.prefix = "",
+			.stage_dir = stage,
+			.interrupted = &interrupted,
+			.quiet = o.json,
+			.on_update = on_update,
+			.ud = run,
+		};
+
+		e = boot_run(&req, &out);
+	}
+	if (e < 0) {
+		log_error_errno(e, "boot");
+		run_close(run, BP_EXIT_INFRA, false);
+		run_free(run);
+		return BP_EXIT_INFRA;
+	}
+	run_set_boot(run, 0, out.record);
+	e = run_close(run, out.exit_code, out.verdict != VERDICT_INCOMPLETE);
+	if (e < 0)
+		log_error_errno(e, "cannot write the results in %s", run->dir);
+	if (out.verdict == VERDICT_INFRA) {
+		json_object *r;
+		json_object_object_get_ex(out.record, "reason", &r);
+		log_error("infrastructure: %s", r ? json_object_get_string(r) : "?");
+	}
+	if (o.json)
+		puts(json_object_to_json_string_ext(
+			run->doc, JSON_C_TO_STRING_PRETTY |
+					  JSON_C_TO_STRING_NOSLASHESCAPE));
+	else
+		summary(out.record, run->dir);
+	c = out.exit_code;
+	if (e < 0 && c == 0)
+		c = BP_EXIT_INFRA;
+	run_free(run);
+	return c;
+}
