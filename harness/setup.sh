@@ -44,6 +44,8 @@ if [ "$(id -u)" -ne 0 ]; then
 		echo "  fix: as root: mkdir -p /var/log/libvirt && libvirtd -d" >&2
 		rc=3
 	fi
+	bb32=${BOOTPROOF_CACHE:-/var/cache/bootproof}/i386-busybox/bin/busybox
+	[ -x "$bb32" ] || echo "setup: not root; no i386 busybox at $bb32 (i386 images need it; run make setup as root)" >&2
 	[ $rc -eq 0 ] && echo "setup: everything present"
 	exit $rc
 fi
@@ -84,5 +86,32 @@ if ! libvirt_ok; then
 		exit 3
 	fi
 	echo "setup: libvirtd started"
+fi
+# The i386 busybox that `bootproof image --arch i386` puts into i386 images:
+# Debian's busybox-static:i386, unpacked (not installed) into the cache.
+# Failing here is only a warning: x86_64 images do not need it.
+bb_cache=${BOOTPROOF_CACHE:-/var/cache/bootproof}
+bb32=$bb_cache/i386-busybox
+if [ ! -x "$bb32/bin/busybox" ]; then
+	dpkg --print-foreign-architectures | grep -qx i386 ||
+		dpkg --add-architecture i386
+	bbtmp=$(mktemp -d "${TMPDIR:-/tmp}/bp-busybox.XXXXXX")
+	get_bb32() { (cd "$bbtmp" && apt-get download -q busybox-static:i386) >/dev/null 2>&1; }
+	# The i386 package lists exist only after an update that knows i386.
+	get_bb32 || { apt-get update -q >/dev/null 2>&1; get_bb32; }
+	# Unpacked beside its final place, then renamed: a concurrent or
+	# interrupted setup never leaves a half directory at $bb32.
+	bbnew=$bb_cache/.i386-busybox.$$
+	mkdir -p "$bb_cache"
+	if deb=$(ls "$bbtmp"/busybox-static_*_i386.deb 2>/dev/null) &&
+		dpkg-deb -x "$deb" "$bbnew" &&
+		[ -x "$bbnew/bin/busybox" ]; then
+		rm -rf "$bb32"
+		mv -T "$bbnew" "$bb32" 2>/dev/null || [ -x "$bb32/bin/busybox" ]
+		echo "setup: i386 busybox unpacked into $bb32"
+	else
+		echo "setup: warning: could not fetch busybox-static:i386 (needed for i386 images only)" >&2
+	fi
+	rm -rf "$bbtmp" "$bbnew"
 fi
 echo "setup: ready"
