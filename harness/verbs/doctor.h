@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The orchestration behind `bootproof doctor`, separate from argument
+ * parsing and printing so that a unit test can run it with fake host
+ * checks (struct hostcheck_ops).
+ */
+#ifndef BP_VERBS_DOCTOR_H
+#define BP_VERBS_DOCTOR_H
+
+#include "adapters/hostcheck.h"
+#include "core/checks.h"
+
+struct doctor_opts {
+	const char *uri;	/* NULL: $LIBVIRT_DEFAULT_URI, qemu:///system */
+	const char *ksrc;	/* NULL: HOSTCHECK_DEFAULT_KSRC */
+	const char *cc;		/* NULL: "cc" */
+	unsigned guestfs_timeout_ms; /* 0: HOSTCHECK_GUESTFS_TIMEOUT_MS */
+	bool quick;		/* skip the libguestfs launch (warn: unchecked) */
+};
+
+/*
+ * Run every check, the slow ones concurrently: the KVM probe first (it
+ * decides whether libguestfs needs force_tcg), then the libguestfs launch
+ * in a child process, then the others in threads.  Appends the results to
+ * *ret in a fixed order: qemu-x86_64, qemu-i386, libvirt, libvirt-x86_64,
+ * libvirt-i686, qemu-user, kvm, tcg, libguestfs, kernel-source, cc-x86_64,
+ * cc-i386, cache (the libvirt ones after "libvirt" only when connected).
+ * *ret_accel is "kvm", "tcg" or NULL (no accelerator ran the probe).
+ * Returns 0 or -errno when a thread could not be started.
+ */
+int doctor_run(const struct hostcheck_ops *ops, const struct doctor_opts *o,
+	       struct check_list *ret, const char **ret_accel);
+
+#endif

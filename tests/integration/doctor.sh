@@ -1,0 +1,137 @@
+#!/bin/sh
+# bootproof doctor against the real host: libvirtd, QEMU probe guests, a
+# libguestfs launch, the compiler.  Asserts exit 0, the KVM line ("KVM
+# unusable: <reason>; using TCG" where KVM does not work), TCG, and that the
+# whole doctor takes less than 20 s; then --json, a different libvirt URI
+# (the test driver, via --connect and $LIBVIRT_DEFAULT_URI), an unreachable
+# one (exit 3 naming libvirt) and bad usage (exit 2).
+set -u
+BP=${BOOTPROOF:-./bootproof}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+unset LIBVIRT_DEFAULT_URI
+
+[ -x "$BP" ] || { echo "no bootproof binary at $BP"; exit 1; }
+
+# ---------------------------------------------------------------- full run
+t0=$(now_ms)
+"$BP" doctor >"$T/out" 2>"$T/err"
+rc=$?
+elapsed=$(($(now_ms) - t0))
+load=$(cut -d' ' -f1 /proc/loadavg)
+cat "$T/out" "$T/err"
+echo "doctor: exit $rc in ${elapsed} ms (load $load on $(nproc) CPUs)"
+
+[ $rc -eq 0 ] || no "doctor exited $rc, want 0"
+for name in qemu-x86_64 qemu-i386 libvirt libvirt-x86_64 libvirt-i686 \
+	qemu-user kvm tcg libguestfs kernel-source cc-x86_64 cc-i386 cache; do
+	n=$(grep -cE "^(ok|warn|FAIL) +$name " "$T/out")
+	[ "$n" = 1 ] || no "check $name appears $n times, want once"
+done
+if [ -e /dev/kvm ]; then
+	grep -Eq '^(ok    kvm +KVM usable: the probe guest ran in |warn  kvm +KVM unusable: .+; using TCG)' "$T/out" ||
+		no "no KVM verdict line"
+else
+	grep -q '^warn  kvm             KVM unusable: no /dev/kvm; using TCG' "$T/out" ||
+		no "no 'KVM unusable: no /dev/kvm; using TCG' line"
+fi
+grep -Eq '^ok    tcg +TCG runs the probe guest \([0-9.]+ s\)$' "$T/out" ||
+	no "TCG does not run the probe guest"
+grep -Eq '^bootable: yes \(accelerator: (kvm|tcg)\)$' "$T/out" ||
+	no "no 'bootable: yes' summary"
+grep -Eq '^ok    libguestfs +appliance launched in [0-9.]+ s with backend direct' "$T/out" ||
+	no "libguestfs did not launch"
+grep -q '^ok    libvirt         connected to qemu:///system ' "$T/out" ||
+	no "not connected to the default URI qemu:///system"
+# Nothing but the report on stdout, nothing but logs on stderr.
+grep -qvE '^(ok|warn|FAIL) |^bootable: ' "$T/out" && no "stray lines on stdout"
+grep -qvE '^bootproof: ' "$T/err" && no "stray lines on stderr"
+slow=0
+if [ "$elapsed" -ge 20000 ]; then
+	slow=1
+fi
+
+# ---------------------------------------------------------------- --json
+# --quick: the libguestfs launch was just shown; JSON is about the shape.
+"$BP" doctor --json --quick >"$T/json" 2>"$T/jerr"
+rc=$?
+[ $rc -eq 0 ] || no "doctor --json exited $rc, want 0"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$T/json" <<'EOF' || no "--json output is not the expected document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["bootable"] is True, d
+assert d["accelerator"] in ("kvm", "tcg"), d
+names = [c["name"] for c in d["checks"]]
+assert len(names) == len(set(names)) == 13, names
+for c in d["checks"]:
+    assert set(c) == {"name", "status", "required", "detail", "fix"}, c
+    assert c["status"] in ("ok", "warn", "fail"), c
+    assert (c["fix"] is None) == (c["status"] == "ok") or c["status"] == "ok", c
+byname = {c["name"]: c for c in d["checks"]}
+k, t = byname["kvm"], byname["tcg"]
+if d["accelerator"] == "tcg":
+    assert k["status"] == "warn" and k["detail"].startswith("KVM unusable: "), k
+    assert k["detail"].endswith("; using TCG"), k
+    assert t["status"] == "ok" and t["required"], t
+assert byname["libguestfs"]["status"] == "warn", byname["libguestfs"]
+EOF
+else
+	grep -q '"bootable":true' "$T/json" || no "--json: not bootable"
+	grep -q '"detail":"KVM \(usable\|unusable: .*; using TCG\)"' "$T/json" ||
+		no "--json: no KVM verdict"
+fi
+# The log line went to stderr, not into the JSON.
+grep -q '^bootproof: ' "$T/json" && no "--json: a log line on stdout"
+
+# ------------------------------------------------------ another libvirt URI
+"$BP" doctor --quick --connect test:///default >"$T/test" 2>"$T/terr"
+rc=$?
+[ $rc -eq 3 ] || no "--connect test:///default exited $rc, want 3 (no QEMU domains there)"
+grep -q '^ok    libvirt         connected to test:///default (libvirt [0-9.]*, TEST ' "$T/test" ||
+	no "--connect test:///default not honoured: $(grep ' libvirt ' "$T/test")"
+grep -q '^FAIL  libvirt-x86_64 ' "$T/test" ||
+	no "test driver: libvirt-x86_64 should fail"
+grep -q '^bootable: no$' "$T/test" || no "test driver: not 'bootable: no'"
+
+LIBVIRT_DEFAULT_URI=test:///default "$BP" doctor --quick >"$T/env" 2>&1
+grep -q 'connected to test:///default ' "$T/env" ||
+	no "\$LIBVIRT_DEFAULT_URI not honoured"
+
+# ------------------------------------------------------ unreachable libvirt
+bad='qemu+unix:///system?socket=/nonexistent'
+"$BP" doctor --quick --connect "$bad" >"$T/bad" 2>"$T/baderr"
+rc=$?
+cat "$T/bad" "$T/baderr"
+[ $rc -eq 3 ] || no "unreachable URI exited $rc, want 3"
+grep -q "^bootproof: error: doctor: no boot possible: libvirt: cannot connect to $bad: .*/nonexistent" "$T/baderr" ||
+	no "unreachable URI: no error naming libvirt on stderr"
+grep -q "^FAIL  libvirt         cannot connect to $bad: .* | fix: virsh -c '$bad' version" "$T/bad" ||
+	no "unreachable URI: no FAIL line with its fix"
+
+# ------------------------------------------------------------ bad usage
+"$BP" doctor --no-such-option >/dev/null 2>"$T/uerr"
+rc=$?
+[ $rc -eq 2 ] || no "bad option exited $rc, want 2"
+"$BP" doctor extra-arg >/dev/null 2>&1
+rc=$?
+[ $rc -eq 2 ] || no "extra argument exited $rc, want 2"
+
+if [ $fail -ne 0 ]; then
+	exit 1
+fi
+if [ $slow -eq 1 ]; then
+	# 20 s is the budget on this kind of machine; neighbours saturating
+	# the CPUs (load above the CPU count) stretch every TCG guest, ours
+	# included, and then the measurement says nothing about doctor.
+	if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
+		echo "doctor took ${elapsed} ms (over 20 s) with load $load on $(nproc) CPUs: host too busy to judge the time budget"
+		exit 77
+	fi
+	echo "FAIL: doctor took ${elapsed} ms, budget 20000 ms (load $load)"
+	exit 1
+fi
+echo "doctor: all assertions passed"
