@@ -560,6 +560,9 @@ static void guestfs_finish(struct hostcheck_guestfs *job, unsigned timeout_ms,
 /* ---------------------------------------------------- kernel source */
 
 #define KSRC_FIX "apt-get install -y linux-source-6.12"
+#define KSRC_ARG_FIX                                                           \
+	"give --ksrc an unpacked kernel tree or a linux-source tarball; or: "  \
+	KSRC_FIX
 
 /* "VERSION = 6" ... from a kernel's top Makefile: "6.12.118". */
 static bool makefile_version(const char *dir, struct strbuf *ver)
@@ -612,15 +615,14 @@ static void check_ksrc(const char *path_in, struct check_list *out)
 			return;
 		}
 		check_list_add(out, "kernel-source", CHECK_FAIL, false,
-			       path_in ? "give --ksrc an unpacked kernel tree or a linux-source tarball; or: " KSRC_FIX
-				       : KSRC_FIX,
+			       path_in ? KSRC_ARG_FIX : KSRC_FIX,
 			       "%s: %s", path, strerror(e));
 		return;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		if (!makefile_version(path, &ver)) {
 			check_list_add(out, "kernel-source", CHECK_FAIL, false,
-				       KSRC_FIX,
+				       path_in ? KSRC_ARG_FIX : KSRC_FIX,
 				       "%s: not a kernel source tree (no Makefile with VERSION/PATCHLEVEL/SUBLEVEL)",
 				       path);
 			return;
@@ -646,7 +648,8 @@ static void check_ksrc(const char *path_in, struct check_list *out)
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &ent);
 	if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-		check_list_add(out, "kernel-source", CHECK_FAIL, false, KSRC_FIX,
+		check_list_add(out, "kernel-source", CHECK_FAIL, false,
+			       path_in ? KSRC_ARG_FIX : KSRC_FIX,
 			       "%s: not a readable tarball: %s", path,
 			       archive_error_string(a) ? archive_error_string(a)
 						       : "unknown error");
@@ -894,7 +897,7 @@ static void check_cache(const struct hostcheck_libvirt_info *lv,
 		strbuf_addf(&fix, "chmod o+x '%.*s'  (or export BOOTPROOF_CACHE=<a directory under /var/cache>)",
 			    (int)strcspn(bad.buf, " "), bad.buf);
 		check_list_add(out, "cache", CHECK_WARN, false, fix.buf,
-			       "cache directory %s is writable, but QEMU's user (uid %u) cannot enter %s",
+			       "cache directory %s is usable by us, but QEMU's user (uid %u) cannot enter %s",
 			       dir, (unsigned)lv->qemu_uid, bad.buf);
 		return;
 	}
