@@ -411,9 +411,21 @@ static _noreturn_ void guestfs_child(int fd, bool force_tcg)
 	    guestfs_add_drive_scratch(g, 16 * 1024 * 1024, -1) < 0 ||
 	    guestfs_launch(g) < 0) {
 		const char *m = guestfs_last_error(g);
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+		char *boiler;
 
+		/* One line (the protocol's), without the generic advice
+		 * libguestfs appends; GUESTFS_FIX gives ours. */
+		strbuf_addstr(&why, m ? m : "unknown error");
+		for (size_t i = 0; i < why.len; i++)
+			if (why.buf[i] == '\n' || why.buf[i] == '\t')
+				why.buf[i] = ' ';
+		boiler = strstr(why.buf, "This usually means");
+		if (boiler && boiler > why.buf)
+			strbuf_setlen(&why, (size_t)(boiler - why.buf));
+		strbuf_rtrim(&why);
 		strbuf_addf(&msg, "fail\tlibguestfs (backend direct, %s) did not launch: %s\n",
-			    setdesc, m ? m : "unknown error");
+			    setdesc, why.buf);
 	} else {
 		struct guestfs_version *v = guestfs_version(g);
 		long ms = now_ms() - start;
