@@ -696,7 +696,7 @@ struct dep {
 
 struct selector {
 	struct dep *deps;
-	size_t n_deps;
+	size_t n_deps, alloc_deps;
 	char **queue, **seen;
 	size_t n_queue, n_seen;
 	const struct image_moddir *d;
@@ -781,10 +781,14 @@ static int parse_dep(struct selector *s, struct strbuf *err)
 		}
 		memcpy(path, line, (size_t)(colon - line));
 		path[colon - line] = '\0';
-		d = realloc(s->deps, (s->n_deps + 1) * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		s->deps = d;
+		if (s->n_deps == s->alloc_deps) {
+			size_t alloc = s->alloc_deps ? 2 * s->alloc_deps : 256;
+			d = realloc(s->deps, alloc * sizeof(*d));
+			if (!d)
+				return -ENOMEM;
+			s->deps = d;
+			s->alloc_deps = alloc;
+		}
 		d = &s->deps[s->n_deps];
 		if (image_module_name(path, d->name, sizeof(d->name)) < 0) {
 			if (err)
