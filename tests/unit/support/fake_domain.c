@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fake_domain.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+
+static struct fake_domain *cur;
+
+struct guest {
+	struct fake_domain *f;
+	struct strbuf data;
+	size_t pos;
+	enum guest_state state;
+	char chunk[65536];
+};
+
+void fake_domain_use(struct fake_domain *f)
+{
+	cur = f;
+}
+
+static int fstart(const char *uri, const char *xml, struct guest **ret,
+		  struct strbuf *err)
+{
+	struct guest *g;
+
+	cur->started++;
+	free(cur->xml);
+	cur->xml = strdup(xml);
+	if (cur->start_error < 0) {
+		strbuf_addstr(err, cur->start_err_text ? cur->start_err_text
+						       : "fake start failure");
+		return cur->start_error;
+	}
+	g = calloc(1, sizeof(*g));
+	g->f = cur;
+	strbuf_init(&g->data, 0);
+	if (cur->log && strbuf_read_file(&g->data, cur->log, 0) < 0) {
+		free(g);
+		return -EIO;
+	}
+	g->state = GUEST_RUNNING;
+	*ret = g;
+	return 0;
+}
+
+static int fpoll(struct guest *g, int timeout_ms, struct guest_event *ev)
+{
+	size_t chunk = g->f->chunk ? g->f->chunk : 977;
+	size_t n = g->data.len - g->pos;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->state = g->state;
+	if (n) {
+		if (n > chunk)
+			n = chunk;
+		if (n > sizeof(g->chunk))
+			n = sizeof(g->chunk);
+		memcpy(g->chunk, g->data.buf + g->pos, n);
+		g->pos += n;
+		ev->data = g->chunk;
+		ev->len = n;
+		return 0;
+	}
+	if (g->state == GUEST_RUNNING && g->f->end != GUEST_RUNNING) {
+		g->state = g->f->end;
+		ev->state = g->state;
+		ev->state_changed = 1;
+		ev->reason = g->f->end_reason ? g->f->end_reason : "fake end";
+		return 0;
+	}
+	if (g->f->interrupt_at_end)
+		*g->f->interrupt_at_end = 1;
+	/* Nothing more: a guest that says nothing. */
+	usleep((useconds_t)(timeout_ms > 20 ? 20 : timeout_ms) * 1000);
+	return 0;
+}
+
+static int fdestroy(struct guest *g)
+{
+	if (g && g->state == GUEST_RUNNING) {
+		g->f->destroyed++;
+		g->state = GUEST_DESTROYED;
+	}
+	return 0;
+}
+
+static void ffree(struct guest *g)
+{
+	if (!g)
+		return;
+	fdestroy(g);
+	g->f->freed++;
+	strbuf_release(&g->data);
+	free(g);
+}
+
+const struct domain_ops fake_domain_ops = {
+	.start = fstart,
+	.poll = fpoll,
+	.destroy = fdestroy,
+	.free = ffree,
+};

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The boot engine with a fake guest (tests/unit/support/fake_domain.c)
+ * replaying real console logs from tests/data/console/: the engine's
+ * verdicts, exit codes, files, clean-up and records.  The libvirt adapter
+ * itself is tested for real in tests/integration/boot-*.sh.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/boot.h"
+#include "fake_domain.h"
+#include "util/fileio.h"
+#include "util/paths.h"
+#include "util/strbuf.h"
+
+static char tmp[] = "/tmp/bp-test-boot-XXXXXX";
+static char *run_dir, *stage_dir, *kernel;
+static int updates;
+
+static int setup(void **state)
+{
+	if (!mkdtemp(tmp))
+		return -1;
+	run_dir = path_join(tmp, "run");
+	stage_dir = path_join(tmp, "stage/bootproof-test");
+	kernel = path_join(tmp, "bzImage");
+	mkdir_p(run_dir, 0755);
+	return write_file_atomic(kernel, "not really a kernel", 19, 0644);
+}
+
+static int teardown(void **state)
+{
+	rm_rf(tmp);
+	free(run_dir);
+	free(stage_dir);
+	free(kernel);
+	return 0;
+}
+
+static void count_update(void *ud, json_object *rec)
+{
+	updates++;
+}
+
+static struct boot_request base_req(void)
+{
+	struct boot_request r = {
+		.name = "bootproof-test",
+		.arch = GUEST_ARCH_X86_64,
+		.accel = GUEST_ACCEL_TCG,
+		.uri = "fake:///",
+		.kernel = kernel,
+		.run_dir = run_dir,
+		.prefix = "",
+		.stage_dir = stage_dir,
+		.ops = &fake_domain_ops,
+		.quiet = true,
+		.timeout_s = 30,
+		.on_update = count_update,
+	};
+	return r;
+}
+
+static const char *jstr(json_object *o, const char *k)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !v)
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static char *data(const char *name)
+{
+	char *p;
+
+	assert_true(asprintf(&p, "%s/console/%s", TEST_DATA, name) > 0);
+	return p;
+}
+
+/* The console log in the run directory is byte for byte what the guest
+ * printed. */
+static void assert_log_copied(const char *src)
+{
+	_cleanup_strbuf_ struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	_cleanup_free_ char *p = path_join(run_dir, "console.log");
+
+	assert_true(strbuf_read_file(&a, src, 0) >= 0);
+	assert_true(strbuf_read_file(&b, p, 0) >= 0);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.buf, b.buf, a.len);
+}
+
+static void test_clean_boot(void **state)
+{
+	_cleanup_free_ char *log = data("debian61-boot.log");
+	struct fake_domain f = { .log = log, .end = GUEST_SHUTOFF,
+				 .end_reason = "guest shut down" };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+	json_object *v;
+
+	fake_domain_use(&f);
+	updates = 0;
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_int_equal(o.exit_code, 0);
+	assert_string_equal(jstr(o.record, "verdict"), "BOOTED");
+	assert_string_equal(jstr(o.record, "last_milestone"), "POWER_OFF");
+	assert_non_null(strstr(jstr(json_object_object_get(o.record, "kernel"),
+				    "banner"),
+			       "Linux version 6.1.0-57-amd64"));
+	assert_true(json_object_object_get_ex(o.record, "complete", &v) &&
+		    json_object_get_boolean(v));
+	/* The command line has no agent when there is no image. */
+	assert_null(strstr(jstr(o.record, "cmdline"), "init="));
+	assert_non_null(strstr(f.xml, "<kernel>"));
+	assert_non_null(strstr(f.xml, stage_dir));
+	assert_true(updates > 0);
+	assert_int_equal(f.freed, 1);
+	assert_log_copied(log);
+	/* The staging directory is gone. */
+	assert_int_equal(access(stage_dir, F_OK), -1);
+	json_object_put(o.record);
+	free(f.xml);
+}
+
+/* Any chunking gives the same verdict (the console parser is incremental). */
+static void test_panic_any_chunking(void **state)
+{
+	_cleanup_free_ char *log = data("debian61-noroot-panic.log");
+	const size_t chunks[] = { 1, 7, 4096, 65536 };
+
+	for (size_t i = 0; i < ELEMENTSOF(chunks); i++) {
+		struct fake_domain f = { .log = log, .chunk = chunks[i],
+					 .end = GUEST_SHUTOFF };
+		struct boot_request r = base_req();
+		struct boot_outcome o;
+		json_object *p;
+
+		fake_domain_use(&f);
+		assert_int_equal(boot_run(&r, &o), 0);
+		assert_int_equal(o.verdict, VERDICT_PANIC);
+		assert_int_equal(o.exit_code, 1);
+		assert_string_equal(jstr(o.record, "reason"),
+				    "Kernel panic - not syncing: VFS: Unable to "
+				    "mount root fs on unknown-block(0,0)");
+		p = json_object_object_get(o.record, "problems");
+		assert_int_equal(json_object_array_length(p), 2);
+		assert_string_equal(jstr(json_object_array_get_idx(p, 1), "kind"),
+				    "PANIC");
+		json_object_put(o.record);
+		free(f.xml);
+	}
+}
+
+/* pvpanic without a message on the console is still a panic. */
+static void test_pvpanic_event(void **state)
+{
+	_cleanup_free_ char *log = path_join(tmp, "short.log");
+	struct fake_domain f = { .log = log, .end = GUEST_CRASHED };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+	const char *s = "[    0.000000] Linux version 6.12.118 (x) #1\r\n";
+
+	assert_int_equal(write_file_atomic(log, s, strlen(s), 0644), 0);
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_PANIC);
+	assert_non_null(strstr(jstr(o.record, "reason"), "pvpanic"));
+	json_object_put(o.record);
+	free(f.xml);
+}
+
+/* A guest that stops talking: HUNG at the timeout, destroyed, with the
+ * last milestone. */
+static void test_hung(void **state)
+{
+	_cleanup_free_ char *full = data("debian61-boot.log");
+	_cleanup_free_ char *log = path_join(tmp, "cut.log");
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	struct fake_domain f = { .log = log, .chunk = 65536,
+				 .end = GUEST_RUNNING };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+	json_object *end;
+
+	assert_true(strbuf_read_file(&sb, full, 0) > 20000);
+	assert_int_equal(write_file_atomic(log, sb.buf, 20000, 0644), 0);
+	fake_domain_use(&f);
+	r.timeout_s = 1;
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_HUNG);
+	assert_int_equal(o.exit_code, 1);
+	assert_string_equal(jstr(o.record, "reason"),
+			    "no end within 1s; last milestone: KERNEL_BANNER");
+	assert_int_equal(f.destroyed, 1);
+	end = json_object_object_get(o.record, "end");
+	assert_string_equal(jstr(end, "how"), "timeout");
+	json_object_put(o.record);
+	free(f.xml);
+}
+
+/* libvirt cannot start the guest: INFRA, exit 3, libvirt's words kept. */
+static void test_start_fails(void **state)
+{
+	struct fake_domain f = {
+		.start_error = -ECONNREFUSED,
+		.start_err_text = "cannot connect to libvirt at fake:///: "
+				  "Failed to connect socket",
+	};
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_INFRA);
+	assert_int_equal(o.exit_code, 3);
+	assert_non_null(strstr(jstr(o.record, "reason"), "libvirt"));
+	assert_int_equal(access(stage_dir, F_OK), -1);
+	json_object_put(o.record);
+	free(f.xml);
+}
+
+/* The connection to libvirtd breaks mid-boot: INFRA, not the kernel. */
+static void test_libvirt_lost(void **state)
+{
+	_cleanup_free_ char *full = data("debian61-boot.log");
+	_cleanup_free_ char *log = path_join(tmp, "cut2.log");
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	struct fake_domain f = { .log = log, .end = GUEST_LOST,
+				 .end_reason = "libvirtd closed the connection "
+					       "(stopped?)" };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+
+	assert_true(strbuf_read_file(&sb, full, 0) > 15000);
+	assert_int_equal(write_file_atomic(log, sb.buf, 15000, 0644), 0);
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_INFRA);
+	assert_int_equal(o.exit_code, 3);
+	assert_string_equal(jstr(o.record, "reason"),
+			    "libvirtd closed the connection (stopped?)");
+	json_object_put(o.record);
+	free(f.xml);
+}
+
+/* Ctrl-C: destroyed, INCOMPLETE, 130, what was seen is kept. */
+static void test_interrupted(void **state)
+{
+	_cleanup_free_ char *full = data("debian61-boot.log");
+	_cleanup_free_ char *log = path_join(tmp, "cut3.log");
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	static volatile sig_atomic_t intr;
+	struct fake_domain f = { .log = log, .end = GUEST_RUNNING,
+				 .interrupt_at_end = &intr };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+	json_object *v, *ms;
+
+	assert_true(strbuf_read_file(&sb, full, 0) > 15000);
+	assert_int_equal(write_file_atomic(log, sb.buf, 15000, 0644), 0);
+	intr = 0;
+	fake_domain_use(&f);
+	r.interrupted = &intr;
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_INCOMPLETE);
+	assert_int_equal(o.exit_code, 130);
+	assert_int_equal(f.destroyed, 1);
+	assert_true(json_object_object_get_ex(o.record, "complete", &v));
+	assert_false(json_object_get_boolean(v));
+	ms = json_object_object_get(o.record, "milestones");
+	assert_true(json_object_array_length(ms) >= 1);
+	json_object_put(o.record);
+	free(f.xml);
+}
+
+static void test_cmdline(void **state)
+{
+	struct boot_request r = base_req();
+	_cleanup_free_ char *a = NULL, *b = NULL;
+
+	r.image = "/x/root.img";
+	r.scenarios = "boot,kgdb";
+	r.cmdline_extra = "quiet";
+	a = boot_cmdline(&r, 0);
+	assert_string_equal(a, "console=ttyS0,115200 panic=-1 root=/dev/vda rw "
+			       "init=/bootproof/agent psi=1 "
+			       "bootproof.scenarios=boot,kgdb "
+			       "bootproof.timeout=120 quiet");
+	b = boot_cmdline(&r, 4242);
+	assert_non_null(strstr(b, " nokaslr bootproof.kgdb=ttyS1"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean_boot),
+		cmocka_unit_test(test_panic_any_chunking),
+		cmocka_unit_test(test_pvpanic_event),
+		cmocka_unit_test(test_hung),
+		cmocka_unit_test(test_start_fails),
+		cmocka_unit_test(test_libvirt_lost),
+		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_cmdline),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
