@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapters/proc.h"
 #include "engine/boot.h"
 #include "fake_domain.h"
 #include "util/fileio.h"
@@ -304,6 +305,120 @@ static void test_cmdline(void **state)
 	assert_non_null(strstr(b, " nokaslr bootproof.kgdb=ttyS1"));
 }
 
+/* qemu-img is not run in unit tests: the overlay is faked, its argv
+ * checked. */
+static int fake_qemu_img(const struct proc_cmd *cmd, struct proc_result *r,
+			 void *opaque)
+{
+	int *calls = opaque;
+
+	(*calls)++;
+	assert_string_equal(cmd->argv[0], "qemu-img");
+	assert_string_equal(cmd->argv[1], "create");
+	assert_string_equal(cmd->argv[8], "/images/root.img");
+	r->exited = true;
+	r->exit_status = 0;
+	return 0;
+}
+
+static json_object *scenario(json_object *rec, const char *name)
+{
+	json_object *sc = json_object_object_get(rec, "scenarios");
+
+	for (size_t i = 0; i < json_object_array_length(sc); i++)
+		if (!strcmp(jstr(json_object_array_get_idx(sc, i), "name"), name))
+			return json_object_array_get_idx(sc, i);
+	return NULL;
+}
+
+/* A real agent run (tests/data/boot/): every scenario's result, the kgdb
+ * skip reason, and an agent asked for a scenario it never reported. */
+static void test_agent_run(void **state)
+{
+	_cleanup_free_ char *log = NULL;
+	struct fake_domain f = { .end = GUEST_SHUTOFF };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+	int calls = 0;
+	const char *const pass[] = { "boot", "bpf", "cgroups", "userfaultfd",
+				     "mm" };
+
+	assert_true(asprintf(&log, "%s/boot/debian61-agent.log", TEST_DATA) > 0);
+	f.log = log;
+	fake_domain_use(&f);
+	proc_set_dry_run(fake_qemu_img, &calls);
+	r.image = "/images/root.img";
+	r.scenarios = "boot,bpf,cgroups,userfaultfd,mm,kgdb";
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(calls, 1);
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_int_equal(o.exit_code, 0);
+	assert_int_equal(o.scenarios_failed, 0);
+	for (size_t i = 0; i < ELEMENTSOF(pass); i++)
+		assert_string_equal(jstr(scenario(o.record, pass[i]), "result"),
+				    "pass");
+	assert_string_equal(jstr(scenario(o.record, "kgdb"), "result"), "skip");
+	assert_non_null(strstr(jstr(scenario(o.record, "kgdb"), "reason"),
+			       "CONFIG_KGDB not set"));
+	assert_non_null(strstr(f.xml, "root.qcow2"));
+	assert_non_null(strstr(jstr(o.record, "cmdline"),
+			       "init=/bootproof/agent"));
+	json_object_put(o.record);
+	free(f.xml);
+
+	/* The same log, but a scenario was asked that it never reports:
+	 * an error, and the run fails. */
+	f = (struct fake_domain){ .log = log, .end = GUEST_SHUTOFF };
+	fake_domain_use(&f);
+	r.scenarios = "boot,bpf,cgroups,userfaultfd,mm,kgdb,nosuch";
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_int_equal(o.exit_code, 1);
+	assert_int_equal(o.scenarios_failed, 1);
+	assert_string_equal(jstr(scenario(o.record, "nosuch"), "result"),
+			    "error");
+	json_object_put(o.record);
+	free(f.xml);
+	proc_set_dry_run(NULL, NULL);
+}
+
+/* The agent's run cut off mid-way (power lost): CRASHED, and the
+ * scenarios that never reported are errors, not passes. */
+static void test_agent_cut(void **state)
+{
+	_cleanup_free_ char *full = NULL;
+	_cleanup_free_ char *log = path_join(tmp, "agent-cut.log");
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	struct fake_domain f = { .log = log, .end = GUEST_FAILED,
+				 .end_reason = "QEMU was killed" };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+	const char *cut;
+	int calls = 0;
+
+	assert_true(asprintf(&full, "%s/boot/debian61-agent.log", TEST_DATA) > 0);
+	assert_true(strbuf_read_file(&sb, full, 0) > 0);
+	cut = strstr(sb.buf, "ok 3 cgroups");
+	assert_non_null(cut);
+	assert_int_equal(write_file_atomic(log, sb.buf, (size_t)(cut - sb.buf),
+					   0644), 0);
+	fake_domain_use(&f);
+	proc_set_dry_run(fake_qemu_img, &calls);
+	r.image = "/images/root.img";
+	r.scenarios = "boot,bpf,cgroups,userfaultfd";
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_CRASHED);
+	assert_non_null(strstr(jstr(o.record, "reason"), "QEMU was killed"));
+	assert_string_equal(jstr(scenario(o.record, "bpf"), "result"), "pass");
+	assert_string_equal(jstr(scenario(o.record, "cgroups"), "result"),
+			    "error");
+	assert_string_equal(jstr(scenario(o.record, "userfaultfd"), "result"),
+			    "error");
+	json_object_put(o.record);
+	free(f.xml);
+	proc_set_dry_run(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +430,8 @@ int main(void)
 		cmocka_unit_test(test_libvirt_lost),
 		cmocka_unit_test(test_interrupted),
 		cmocka_unit_test(test_cmdline),
+		cmocka_unit_test(test_agent_run),
+		cmocka_unit_test(test_agent_cut),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
