@@ -116,12 +116,18 @@ struct block {
 	double last_ts;
 };
 
-/* The line before the current one, when it may open a report. */
+/*
+ * Lines that may open a report: a ===== line right before its title, or a
+ * "cut here" line and the few lines between it and the title (WARN(1, fmt)
+ * prints its message there).
+ */
+#define OPENER_MAX_LINES 8
 struct opener {
 	bool valid;
 	bool sep;			/* ===== (else cut here) */
-	unsigned long lineno;
-	double ts;
+	size_t n;
+	unsigned long lineno[OPENER_MAX_LINES];
+	size_t end[OPENER_MAX_LINES];	/* of each line in text */
 	struct strbuf text;
 };
 
@@ -586,10 +592,16 @@ static void block_open(struct console *c, int kind, const char *t,
 	b->has_ts = ts >= 0;
 	b->last_ts = ts;
 	b->die_seen = is_die_header(t);
-	if (o->valid && o->lineno + 1 == c->lineno) {
+	if (o->valid) {
+		size_t start = 0;
+
 		b->sep_opened = o->sep;
-		p->first_lineno = o->lineno;
-		block_append(b, o->text.buf, o->text.len, o->lineno);
+		p->first_lineno = o->lineno[0];
+		for (size_t i = 0; i < o->n; i++) {
+			block_append(b, o->text.buf + start, o->end[i] - start,
+				     o->lineno[i]);
+			start = o->end[i];
+		}
 	}
 	block_append(b, t, len, c->lineno);
 }
@@ -688,24 +700,20 @@ static bool block_take(struct console *c, const char *t, size_t len,
 	return true;
 }
 
-static void opener_set(struct opener *o, bool sep, const char *t, size_t len,
-		       unsigned long lineno, double ts)
+static void opener_add(struct opener *o, const char *t, size_t len,
+		       unsigned long lineno)
 {
-	o->valid = true;
-	o->sep = sep;
-	o->lineno = lineno;
-	o->ts = ts;
-	strbuf_reset(&o->text);
 	strbuf_add(&o->text, t, utf8_cut(t, len, CONSOLE_TITLE_MAX));
+	o->lineno[o->n] = lineno;
+	o->end[o->n++] = o->text.len;
 }
 
 static void problem_line(struct console *c, const char *t, size_t len,
 			 double ts, bool boundary)
 {
 	struct opener *o = &c->prev;
-	bool prev_sep = o->valid && o->sep && o->lineno + 1 == c->lineno;
 	bool sep = is_separator(t);
-	int kind = classify(t, prev_sep);
+	int kind = classify(t, o->valid && o->sep);
 
 	if (c->blk.open && block_take(c, t, len, ts, kind, sep, boundary))
 		goto done;
@@ -716,7 +724,15 @@ static void problem_line(struct console *c, const char *t, size_t len,
 		goto done;
 	}
 	if (sep || is_cut_here(t)) {
-		opener_set(o, sep, t, len, c->lineno, ts);
+		o->valid = true;
+		o->sep = sep;
+		o->n = 0;
+		strbuf_reset(&o->text);
+		opener_add(o, t, len, c->lineno);
+		return;
+	}
+	if (o->valid && !o->sep && o->n < OPENER_MAX_LINES) {
+		opener_add(o, t, len, c->lineno);
 		return;
 	}
 done:

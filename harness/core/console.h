@@ -42,8 +42,10 @@
  * in that cycle).
  *
  * Problem report blocks.  A block starts at the title line, or at a
- * `------------[ cut here ]------------` or `=====...` separator line right
- * before it, and ends (end kind in parentheses):
+ * `=====...` separator line right before it, or at a
+ * `------------[ cut here ]------------` line with at most 7 lines between
+ * it and the title (the message of WARN(1, fmt) comes there), and ends (end kind in
+ * parentheses):
  *   - at `---[ end trace ...]---` or `---[ end Kernel panic ...]---`, or
  *     at the closing `=====` line of a report opened by one (KASAN, KFENCE,
  *     KCSAN, KMSAN, UBSAN before 6.5) (CONSOLE_END_MARKER, line included);
