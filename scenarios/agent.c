@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bootproof-agent main: as PID 1 in a guest, set the system up, run the
+ * scenarios, save dmesg, power off; never exit (the kernel would panic).
+ * Run by hand (not PID 1) it only runs scenarios that leave the machine
+ * alone, prints KTAP on stdout and exits 0 (all passed or skipped) or 1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+const struct agent_params *agent_params;
+bool agent_is_pid1;
+
+#define AGENT_VERSION "1"
+#define DMESG_PATH "/bootproof/dmesg.txt"
+
+static char setup_notes[4][KTAPFMT_LINE_MAX];
+static unsigned n_setup_notes;
+
+__attribute__((format(printf, 1, 2)))
+static void setup_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n_setup_notes >= ELEMENTSOF(setup_notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(setup_notes[n_setup_notes++], KTAPFMT_LINE_MAX, fmt, ap);
+	va_end(ap);
+}
+
+int netif_up(const char *ifname)
+{
+	_cleanup_close_ int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq ifr;
+
+	if (s < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		return -errno;
+	if (ifr.ifr_flags & IFF_UP)
+		return 0;
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Is path a mount point (a different device than its parent)? */
+static bool is_mountpoint(const char *path)
+{
+	char parent[256];
+	struct stat a, b;
+
+	snprintf(parent, sizeof(parent), "%s/..", path);
+	if (stat(path, &a) < 0 || stat(parent, &b) < 0)
+		return false;
+	return a.st_dev != b.st_dev || a.st_ino == b.st_ino;
+}
+
+static const struct {
+	const char *src, *dir, *type;
+	unsigned long flags;
+} mounts[] = {
+	{ "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC },
+	{ "sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC },
+	{ "devtmpfs", "/dev", "devtmpfs", MS_NOSUID },
+	{ "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV },
+	{ "tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV },
+	{ "cgroup2", "/sys/fs/cgroup", "cgroup2", MS_NOSUID | MS_NODEV },
+	{ "bpf", "/sys/fs/bpf", "bpf", MS_NOSUID | MS_NODEV },
+	{ "tracefs", "/sys/kernel/tracing", "tracefs", MS_NOSUID | MS_NODEV },
+	{ "debugfs", "/sys/kernel/debug", "debugfs", MS_NOSUID | MS_NODEV },
+	{ "securityfs", "/sys/kernel/security", "securityfs",
+	  MS_NOSUID | MS_NODEV },
+};
+
+static void mount_all(void)
+{
+	char done[512] = "", had[512] = "", failed[768] = "";
+
+	for (size_t i = 0; i < ELEMENTSOF(mounts); i++) {
+		char *list;
+		size_t used;
+		int e = 0;
+
+		if (is_mountpoint(mounts[i].dir)) {
+			list = had;
+		} else {
+			/* Sysfs directories cannot be created: their absence
+			 * says the kernel lacks the file system. */
+			if (mkdir(mounts[i].dir, 0755) < 0 && errno != EEXIST)
+				e = errno;
+			if (!e && mount(mounts[i].src, mounts[i].dir,
+					mounts[i].type, mounts[i].flags,
+					NULL) < 0)
+				e = errno;
+			list = e ? failed : done;
+		}
+		used = strlen(list);
+		if (e)
+			snprintf(list + used, 768 - used, "%s%s (%s: %s)",
+				 used ? " " : "", mounts[i].type,
+				 mounts[i].dir, errname(e));
+		else
+			snprintf(list + used, 512 - used, "%s%s",
+				 used ? " " : "", mounts[i].type);
+	}
+	setup_note("mounted: %s; already mounted: %s; not mounted: %s",
+		   done[0] ? done : "-", had[0] ? had : "-",
+		   failed[0] ? failed : "-");
+}
+
+static void open_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		/* Keep what the kernel gave us, if anything. */
+		if (fcntl(1, F_GETFD) >= 0)
+			agent_out_fd = 1;
+		return;
+	}
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	agent_out_fd = 1;
+}
+
+static void pid1_setup(void)
+{
+	struct statvfs sv;
+
+	umask(022);
+	setenv("PATH", "/bin:/sbin:/usr/bin:/usr/sbin", 1);
+	setenv("HOME", "/", 1);
+	/* /dev first so that the console can be opened for what follows. */
+	if (!is_mountpoint("/dev")) {
+		mkdir("/dev", 0755);
+		mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL);
+	}
+	open_console();
+	mount_all();
+	if (statvfs("/", &sv) == 0 && (sv.f_flag & ST_RDONLY)) {
+		if (mount(NULL, "/", NULL, MS_REMOUNT, NULL) < 0)
+			setup_note("root is read-only and cannot be "
+				   "remounted read-write: %s; dmesg will not "
+				   "be saved", errname(errno));
+		else
+			setup_note("root remounted read-write");
+	}
+	if (netif_up("lo") < 0)
+		setup_note("cannot bring lo up: %s", errname(errno));
+}
+
+static void save_dmesg(void)
+{
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	int len;
+	size_t out = 0;
+
+	if (size <= 0)
+		size = 1 << 20;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (len < 0) {
+		out_note("dmesg not saved: klogctl: %s", errname(errno));
+		return;
+	}
+	/* Drop the "<6>" priority prefixes, as dmesg(1) prints it. */
+	for (int i = 0; i < len;) {
+		int start = i;
+
+		if (buf[i] == '<') {
+			int j = i + 1;
+
+			while (j < len && buf[j] >= '0' && buf[j] <= '9')
+				j++;
+			if (j < len && buf[j] == '>' && j > i + 1)
+				start = j + 1;
+		}
+		i = start;
+		while (i < len && buf[i] != '\n')
+			i++;
+		if (i < len)
+			i++;
+		memmove(buf + out, buf + start, (size_t)(i - start));
+		out += (size_t)(i - start);
+	}
+	fd = open(DMESG_PATH ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	if (fd < 0 || write(fd, buf, out) != (ssize_t)out || fsync(fd) < 0 ||
+	    rename(DMESG_PATH ".tmp", DMESG_PATH) < 0) {
+		out_note("dmesg not saved to %s: %s", DMESG_PATH,
+			 errname(errno));
+		return;
+	}
+	out_note("dmesg saved to %s (%zu bytes)", DMESG_PATH, out);
+}
+
+static void run_shell(void)
+{
+	char *argv[] = { "/bin/busybox", "sh", NULL };
+	pid_t pid;
+	int st;
+
+	if (!path_exists(argv[0])) {
+		out_note("bootproof.shell: no /bin/busybox");
+		return;
+	}
+	out_note("bootproof.shell=1: starting /bin/busybox sh; exit it to "
+		 "power off");
+	pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		setsid();
+		ioctl(0, TIOCSCTTY, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+}
+
+__attribute__((noreturn))
+static void power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	out_note("reboot(RB_POWER_OFF): %s; trying RB_HALT_SYSTEM",
+		 errname(errno));
+	reboot(RB_HALT_SYSTEM);
+	out_note("reboot(RB_HALT_SYSTEM): %s; trying RB_AUTOBOOT",
+		 errname(errno));
+	reboot(RB_AUTOBOOT);
+	out_note("reboot(RB_AUTOBOOT): %s; idling forever", errname(errno));
+	for (;;)
+		pause();
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bootproof-agent [--cmdline STRING] [--list]\n"
+		"As PID 1 (init=/bootproof/agent) it reads /proc/cmdline, "
+		"runs the scenarios\nand powers off.  Run by hand it runs "
+		"only scenarios that leave the machine\nalone and prints "
+		"KTAP on stdout.  See docs/scenarios.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static struct agent_params params;
+	const struct scenario *run[AGENT_MAX_SCENARIOS * 2];
+	const char *names[AGENT_MAX_SCENARIOS * 2];
+	const char *cmdline_arg = NULL;
+	char cmdline[4096] = "";
+	unsigned n = 0, npass = 0, nfail = 0, nskip = 0;
+	struct utsname u;
+
+	agent_is_pid1 = getpid() == 1;
+	if (agent_is_pid1) {
+		pid1_setup();
+	} else {
+		static const struct option opts[] = {
+			{ "cmdline", required_argument, NULL, 'c' },
+			{ "list", no_argument, NULL, 'l' },
+			{ "help", no_argument, NULL, 'h' },
+			{ NULL, 0, NULL, 0 },
+		};
+		int c;
+
+		while ((c = getopt_long(argc, argv, "c:lh", opts, NULL)) != -1) {
+			switch (c) {
+			case 'c':
+				cmdline_arg = optarg;
+				break;
+			case 'l':
+				for (size_t i = 0; scenarios[i]; i++)
+					printf("%-12s %s%s\n",
+					       scenarios[i]->name,
+					       scenarios[i]->summary,
+					       scenarios[i]->flags &
+							       SC_TEST_ONLY ?
+						       " (test-only)" :
+						       "");
+				return 0;
+			case 'h':
+				usage(stdout);
+				return 0;
+			default:
+				usage(stderr);
+				return 2;
+			}
+		}
+		if (optind < argc) {
+			usage(stderr);
+			return 2;
+		}
+	}
+
+	agent_params_init(&params);
+	if (cmdline_arg)
+		snprintf(cmdline, sizeof(cmdline), "%s", cmdline_arg);
+	else if (read_line("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+		setup_note("cannot read /proc/cmdline: %s; using defaults",
+			   errname(errno));
+	agent_params_parse(&params, cmdline);
+	agent_params = &params;
+
+	for (unsigned i = 0; i < params.n_scenarios; i++) {
+		const char *name = params.scenarios[i];
+
+		if (!strcmp(name, "all")) {
+			for (size_t j = 0; scenarios[j]; j++) {
+				if (scenarios[j]->flags & SC_TEST_ONLY ||
+				    n >= ELEMENTSOF(run))
+					continue;
+				run[n] = scenarios[j];
+				names[n++] = scenarios[j]->name;
+			}
+		} else if (n < ELEMENTSOF(run)) {
+			run[n] = scenario_find(name);
+			names[n++] = name;
+		}
+	}
+
+	out_line(0, "KTAP version 1");
+	out_line(0, "1..%u", n);
+	if (uname(&u) == 0)
+		out_note("version %s, kernel %s %s, %s", AGENT_VERSION,
+			 u.release, u.machine,
+			 agent_is_pid1 ? "running as init" : "not init");
+	for (unsigned i = 0; i < n_setup_notes; i++)
+		out_note("%s", setup_notes[i]);
+	for (unsigned i = 0; i < params.n_problems; i++)
+		out_note("%s", params.problems[i]);
+	if (kconfig_load() == 0)
+		out_note("kernel config from %s", kconfig_source());
+	else
+		out_note("no kernel config (/proc/config.gz or "
+			 "/boot/config-%s): skip reasons come from "
+			 "/proc/kallsyms and errno", u.release);
+	if (agent_is_pid1)
+		modules_load_needed();
+
+	for (unsigned i = 0; i < n; i++) {
+		enum check_result r;
+
+		if (!run[i])
+			r = scenario_unknown(names[i], i + 1);
+		else
+			r = scenario_run(run[i], i + 1, &params);
+		if (r == CHECK_PASS)
+			npass++;
+		else if (r == CHECK_FAIL)
+			nfail++;
+		else
+			nskip++;
+	}
+	out_note("%u passed, %u failed, %u skipped", npass, nfail, nskip);
+	if (!agent_is_pid1) {
+		out_note("done");
+		return nfail ? 1 : 0;
+	}
+	save_dmesg();
+	if (params.shell)
+		run_shell();
+	out_note("done");
+	power_off();
+}

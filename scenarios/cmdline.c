@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+
+void agent_params_init(struct agent_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->scenarios[0], sizeof(p->scenarios[0]), "boot");
+	p->n_scenarios = 1;
+	p->timeout_s = AGENT_DEFAULT_TIMEOUT;
+	p->kgdb_wait_s = AGENT_DEFAULT_KGDB_WAIT;
+	p->cpus = -1;
+	p->mem_mib = -1;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void problem(struct agent_params *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->n_problems >= AGENT_MAX_PROBLEMS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->problems[p->n_problems++], AGENT_PROBLEM_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* Kernel parameter names treat '-' and '_' alike. */
+static bool name_eq(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen && b[i]; i++) {
+		char x = a[i] == '-' ? '_' : a[i];
+		char y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y)
+			return false;
+	}
+	return i == alen && !b[i];
+}
+
+/* A decimal number in [min, max]; false when it is not one. */
+static bool parse_num(const char *s, long min, long max, long *ret)
+{
+	char *end;
+	long v;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*ret = v;
+	return true;
+}
+
+static void set_scenarios(struct agent_params *p, const char *val)
+{
+	const char *s = val;
+
+	p->n_scenarios = 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		if (n == 0) {
+			s++;
+			continue;
+		}
+		if (n >= AGENT_NAME_MAX)
+			problem(p, "bootproof.scenarios: name '%.*s' too long",
+				(int)(n > 40 ? 40 : n), s);
+		else if (p->n_scenarios >= AGENT_MAX_SCENARIOS)
+			problem(p, "bootproof.scenarios: more than %d names, "
+				"'%.*s' and later ignored", AGENT_MAX_SCENARIOS,
+				(int)n, s);
+		else
+			snprintf(p->scenarios[p->n_scenarios++],
+				 AGENT_NAME_MAX, "%.*s", (int)n, s);
+		s += n;
+	}
+}
+
+static void set_param(struct agent_params *p, const char *name, size_t nlen,
+		      const char *val)
+{
+	long v;
+
+	if (name_eq(name, nlen, "bootproof.scenarios")) {
+		if (!val || !*val) {
+			problem(p, "bootproof.scenarios: empty list, "
+				"running boot");
+			return;
+		}
+		set_scenarios(p, val);
+		if (p->n_scenarios == 0) {
+			problem(p, "bootproof.scenarios=%s: no names, "
+				"running boot", val);
+			snprintf(p->scenarios[0], AGENT_NAME_MAX, "boot");
+			p->n_scenarios = 1;
+		}
+		return;
+	}
+	if (name_eq(name, nlen, "bootproof.timeout")) {
+		if (val && parse_num(val, 1, 86400, &v))
+			p->timeout_s = (unsigned)v;
+		else
+			problem(p, "bootproof.timeout=%s: expected seconds "
+				"1..86400, using %u", val ? val : "",
+				p->timeout_s);
+		return;
+	}
+	if (name_eq(name, nlen, "bootproof.kgdb")) {
+		if (!val || !*val || strlen(val) >= AGENT_NAME_MAX ||
+		    strchr(val, '/'))
+			problem(p, "bootproof.kgdb=%s: expected a tty name "
+				"such as ttyS1", val ? val : "");
+		else
+			snprintf(p->kgdb_port, sizeof(p->kgdb_port), "%s",
+				 val);
+		return;
+	}
+	if (name_eq(name, nlen, "bootproof.kgdb_wait")) {
+		if (val && parse_num(val, 0, 86400, &v))
+			p->kgdb_wait_s = (unsigned)v;
+		else
+			problem(p, "bootproof.kgdb_wait=%s: expected seconds "
+				"0..86400, using %u", val ? val : "",
+				p->kgdb_wait_s);
+		return;
+	}
+	if (name_eq(name, nlen, "bootproof.cpus")) {
+		if (val && parse_num(val, 1, 8192, &v))
+			p->cpus = (int)v;
+		else
+			problem(p, "bootproof.cpus=%s: expected a CPU count",
+				val ? val : "");
+		return;
+	}
+	if (name_eq(name, nlen, "bootproof.mem_mib")) {
+		if (val && parse_num(val, 1, 1L << 30, &v))
+			p->mem_mib = v;
+		else
+			problem(p, "bootproof.mem_mib=%s: expected MiB",
+				val ? val : "");
+		return;
+	}
+	if (name_eq(name, nlen, "bootproof.shell")) {
+		if (!val || !strcmp(val, "1") || !strcmp(val, "y"))
+			p->shell = true;
+		else if (!strcmp(val, "0") || !strcmp(val, "n"))
+			p->shell = false;
+		else
+			problem(p, "bootproof.shell=%s: expected 0 or 1", val);
+		return;
+	}
+	problem(p, "unknown parameter %.*s ignored", (int)nlen, name);
+}
+
+/*
+ * One word of the command line, as the kernel's next_arg() splits it: a
+ * space ends it unless inside double quotes.  Returns the length of the
+ * word starting at s.
+ */
+static size_t word_len(const char *s)
+{
+	bool quoted = false;
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		if ((s[i] == ' ' || s[i] == '\t' || s[i] == '\n') && !quoted)
+			break;
+		if (s[i] == '"')
+			quoted = !quoted;
+	}
+	return i;
+}
+
+unsigned agent_params_parse(struct agent_params *p, const char *cmdline)
+{
+	const char *s = cmdline;
+
+	while (*s) {
+		const char *w, *eq;
+		size_t n, nlen;
+		char val[1024];
+
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		w = s;
+		n = word_len(w);
+		s += n;
+		if (*w == '"') {
+			/* A quoted word: drop the quotes around it. */
+			w++;
+			n--;
+		}
+		if (n < 10 || strncmp(w, "bootproof.", 10) != 0)
+			continue;
+		eq = memchr(w, '=', n);
+		nlen = eq ? (size_t)(eq - w) : n;
+		if (eq) {
+			const char *v = eq + 1;
+			size_t vlen = n - nlen - 1;
+
+			if (vlen && *v == '"') {
+				v++;
+				vlen--;
+			}
+			if (vlen && v[vlen - 1] == '"')
+				vlen--;
+			if (vlen >= sizeof(val)) {
+				problem(p, "%.*s: value too long, ignored",
+					(int)nlen, w);
+				continue;
+			}
+			memcpy(val, v, vlen);
+			val[vlen] = '\0';
+		} else if (n && w[n - 1] == '"') {
+			nlen--;
+		}
+		set_param(p, w, nlen, eq ? val : NULL);
+	}
+	return p->n_problems;
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kgdb, guest half.  Handshake with the host (docs/scenarios.md):
+ *   1. the guest points kgdboc at bootproof.kgdb=PORT and prints
+ *      "# kgdb: ready port=PORT wait=S";
+ *   2. the host connects to that serial port and sends any byte (gdb's
+ *      own first "+" will do);
+ *   3. on that byte, within S seconds (bootproof.kgdb_wait), the guest
+ *      flushes the port, prints "# kgdb: entering debugger (sysrq-g)" and
+ *      writes g to /proc/sysrq-trigger: the kernel stops in kgdb until the
+ *      host's gdb continues or detaches;
+ *   4. the write returns: "# kgdb: resumed after N.N s".
+ * No byte within S seconds: the guest never enters the debugger, so it can
+ * never hang waiting for a host that is not there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define KGDBOC "/sys/module/kgdboc/parameters/kgdboc"
+
+static bool configured, attached;
+
+static enum check_result check_kgdboc(struct tctx *t)
+{
+	char val[64];
+	int r;
+
+	if (!path_exists(KGDBOC))
+		return skip(t, "CONFIG_KGDB_SERIAL_CONSOLE not set (no "
+			       KGDBOC ")");
+	r = write_file(KGDBOC, agent_params->kgdb_port);
+	if (r < 0)
+		return fail(t, "writing %s to " KGDBOC ": %s",
+			    agent_params->kgdb_port, errname(r));
+	if (read_line(KGDBOC, val, sizeof(val)) < 0)
+		return fail(t, "reading " KGDBOC ": %s", errname(errno));
+	if (strcmp(val, agent_params->kgdb_port) != 0)
+		return fail(t, KGDBOC " reads '%s' after writing '%s'", val,
+			    agent_params->kgdb_port);
+	configured = true;
+	return CHECK_PASS;
+}
+
+static enum check_result check_host_debugger(struct tctx *t)
+{
+	char dev[64], buf[256];
+	_cleanup_close_ int fd = -1;
+	struct termios tio;
+	struct pollfd p;
+	double start;
+	int r;
+
+	if (!configured)
+		return skip(t, "kgdboc not configured");
+	snprintf(dev, sizeof(dev), "/dev/%s", agent_params->kgdb_port);
+	fd = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return fail(t, "open %s: %s", dev, errname(errno));
+	if (tcgetattr(fd, &tio) == 0) {
+		cfmakeraw(&tio);
+		tcsetattr(fd, TCSANOW, &tio);
+	}
+	tcflush(fd, TCIFLUSH);
+	/* The line the host waits for: exactly this text. */
+	out_line(SUB, "# kgdb: ready port=%s wait=%u", agent_params->kgdb_port,
+		 agent_params->kgdb_wait_s);
+	start = now_s();
+	p.fd = fd;
+	p.events = POLLIN;
+	r = poll(&p, 1, (int)agent_params->kgdb_wait_s * 1000);
+	if (r <= 0)
+		return fail(t, "no byte from the host debugger on %s within "
+			       "%u s (bootproof.kgdb_wait): not entering kgdb",
+			    dev, agent_params->kgdb_wait_s);
+	/* Whatever the host sent first is not for kgdb: drop it. */
+	sleep_ms(200);
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	tcflush(fd, TCIOFLUSH);
+	diag(t, "host debugger present on %s after %.1f s", dev,
+	     now_s() - start);
+	attached = true;
+	return CHECK_PASS;
+}
+
+/* Did the kernel log that it entered kgdb after our sysrq-g? */
+static bool kernel_entered(char *why, size_t n)
+{
+	_cleanup_free_ char *log = NULL;
+	int size = klogctl(10, NULL, 0), len;
+	const char *last;
+
+	if (size <= 0)
+		size = 1 << 20;
+	log = malloc((size_t)size + 1);
+	if (!log)
+		return false;
+	len = klogctl(3, log, size);
+	if (len < 0) {
+		snprintf(why, n, "klogctl: %s", errname(errno));
+		return false;
+	}
+	log[len] = '\0';
+	/* Only what follows the last sysrq-g. */
+	last = log;
+	for (const char *p = log; (p = strstr(p, "sysrq: DEBUG")); p++)
+		last = p;
+	if (strstr(last, "ERROR: No KGDB I/O module available")) {
+		snprintf(why, n, "kernel: No KGDB I/O module available");
+		return false;
+	}
+	if (strstr(last, "Entering KGDB") || strstr(last, "KGDB or $3#33"))
+		return true;
+	snprintf(why, n, "no 'Entering KGDB' in the kernel log after "
+		 "sysrq: DEBUG");
+	return false;
+}
+
+static enum check_result check_resumed(struct tctx *t)
+{
+	char why[160] = "";
+	double start, took;
+	int r;
+
+	if (!attached)
+		return skip(t, "no host debugger: kgdb not entered");
+	out_line(SUB, "# kgdb: entering debugger (sysrq-g)");
+	start = now_s();
+	r = write_file("/proc/sysrq-trigger", "g");
+	took = now_s() - start;
+	if (r < 0)
+		return fail(t, "write g to /proc/sysrq-trigger: %s",
+			    errname(r));
+	out_line(SUB, "# kgdb: resumed after %.1f s", took);
+	if (!kernel_entered(why, sizeof(why)))
+		return fail(t, "%s", why);
+	return CHECK_PASS;
+}
+
+static const struct check kgdb_checks[] = {
+	{ "kgdboc", check_kgdboc },
+	{ "host_debugger", check_host_debugger },
+	{ "resumed", check_resumed },
+};
+
+static bool kgdb_missing(char *reason, size_t n)
+{
+	if (feature_missing("KGDB", "kgdb_breakpoint", 0, NULL, reason, n))
+		return true;
+	if (!path_exists("/proc/sysrq-trigger")) {
+		snprintf(reason, n, "CONFIG_MAGIC_SYSRQ not set (no "
+			 "/proc/sysrq-trigger)");
+		return true;
+	}
+	if (!agent_params->kgdb_port[0]) {
+		snprintf(reason, n, "no host debugger expected "
+			 "(no bootproof.kgdb= on the command line)");
+		return true;
+	}
+	return false;
+}
+
+static unsigned kgdb_extra(const struct agent_params *p)
+{
+	return p->kgdb_wait_s;
+}
+
+const struct scenario scenario_kgdb = {
+	.name = "kgdb",
+	.summary = "kgdboc on a serial port, enter kgdb with sysrq-g, resume "
+		   "after the host debugger",
+	.flags = SC_GUEST_ONLY,
+	.missing = kgdb_missing,
+	.extra_time = kgdb_extra,
+	SCENARIO_CHECKS(kgdb_checks),
+};

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * userfaultfd: the syscall and /dev/userfaultfd, the UFFDIO_API handshake,
+ * missing faults on an anonymous range resolved by a handler thread with
+ * UFFDIO_COPY (every page's content checked), and write-protect faults
+ * resolved by lifting the protection, where the kernel offers them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define NPAGES 16
+
+static long page_size;
+
+static int uffd_open(int flags)
+{
+	return (int)syscall(__NR_userfaultfd, flags);
+}
+
+/* UFFDIO_API handshake; the features the kernel offers in *ret. */
+static int uffd_api(int fd, uint64_t *ret)
+{
+	struct uffdio_api api = { .api = UFFD_API, .features = 0 };
+
+	if (ioctl(fd, UFFDIO_API, &api) < 0)
+		return -errno;
+	*ret = api.features;
+	return 0;
+}
+
+static uint8_t pattern(size_t page, size_t i)
+{
+	return (uint8_t)(page * 31 + i * 7 + 1);
+}
+
+struct handler {
+	int uffd;
+	char *base;
+	bool wp;		/* resolve write-protect faults */
+	unsigned faults, wp_faults;
+	int err;		/* first error, -errno */
+	char errmsg[128];
+};
+
+static void *handler_main(void *arg)
+{
+	struct handler *h = arg;
+	_cleanup_free_ char *src = malloc((size_t)page_size);
+	unsigned expected = NPAGES;
+
+	if (!src) {
+		h->err = -ENOMEM;
+		return NULL;
+	}
+	while (h->faults + h->wp_faults < expected) {
+		struct pollfd p = { .fd = h->uffd, .events = POLLIN };
+		struct uffd_msg msg;
+		uint64_t addr;
+		size_t page;
+		ssize_t r;
+
+		r = poll(&p, 1, 10000);
+		if (r <= 0) {
+			h->err = r == 0 ? -ETIMEDOUT : -errno;
+			snprintf(h->errmsg, sizeof(h->errmsg), "poll");
+			return NULL;
+		}
+		r = read(h->uffd, &msg, sizeof(msg));
+		if (r < 0 && errno == EAGAIN)
+			continue;
+		if (r != sizeof(msg)) {
+			h->err = r < 0 ? -errno : -EIO;
+			snprintf(h->errmsg, sizeof(h->errmsg), "read uffd_msg");
+			return NULL;
+		}
+		if (msg.event != UFFD_EVENT_PAGEFAULT) {
+			h->err = -EPROTO;
+			snprintf(h->errmsg, sizeof(h->errmsg),
+				 "unexpected event 0x%x", msg.event);
+			return NULL;
+		}
+		addr = msg.arg.pagefault.address & ~((uint64_t)page_size - 1);
+		page = (size_t)(addr - (uint64_t)(uintptr_t)h->base) /
+		       (size_t)page_size;
+		if (msg.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WP) {
+			struct uffdio_writeprotect wp = {
+				.range = { addr, (uint64_t)page_size },
+				.mode = 0,
+			};
+
+			h->wp_faults++;
+			if (ioctl(h->uffd, UFFDIO_WRITEPROTECT, &wp) < 0) {
+				h->err = -errno;
+				snprintf(h->errmsg, sizeof(h->errmsg),
+					 "UFFDIO_WRITEPROTECT clear");
+				return NULL;
+			}
+		} else {
+			struct uffdio_copy c = {
+				.dst = addr,
+				.src = (uint64_t)(uintptr_t)src,
+				.len = (uint64_t)page_size,
+			};
+
+			for (size_t i = 0; i < (size_t)page_size; i++)
+				src[i] = (char)pattern(page, i);
+			h->faults++;
+			if (ioctl(h->uffd, UFFDIO_COPY, &c) < 0 &&
+			    errno != EEXIST) {
+				h->err = -errno;
+				snprintf(h->errmsg, sizeof(h->errmsg),
+					 "UFFDIO_COPY");
+				return NULL;
+			}
+		}
+	}
+	return NULL;
+}
+
+static uint64_t features;
+static bool api_ok;
+
+static enum check_result check_syscall(struct tctx *t)
+{
+	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
+	long unpriv;
+
+	if (fd < 0)
+		return fail(t, "userfaultfd(): %s", errname(errno));
+	if (read_long("/proc/sys/vm/unprivileged_userfaultfd", &unpriv) == 0)
+		diag(t, "vm.unprivileged_userfaultfd=%ld", unpriv);
+	return CHECK_PASS;
+}
+
+static enum check_result check_dev_userfaultfd(struct tctx *t)
+{
+	_cleanup_close_ int dev = -1, fd = -1;
+	uint64_t f;
+	int r;
+
+	dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
+	if (dev < 0 && errno == ENOENT)
+		return skip(t, "no /dev/userfaultfd (kernel before 6.1)");
+	if (dev < 0)
+		return fail(t, "open /dev/userfaultfd: %s", errname(errno));
+	fd = ioctl(dev, USERFAULTFD_IOC_NEW, O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return fail(t, "USERFAULTFD_IOC_NEW: %s", errname(errno));
+	r = uffd_api(fd, &f);
+	if (r < 0)
+		return fail(t, "UFFDIO_API on a /dev/userfaultfd fd: %s",
+			    errname(r));
+	return CHECK_PASS;
+}
+
+static enum check_result check_api(struct tctx *t)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} names[] = {
+		{ UFFD_FEATURE_PAGEFAULT_FLAG_WP, "pagefault_flag_wp" },
+		{ UFFD_FEATURE_EVENT_FORK, "event_fork" },
+		{ UFFD_FEATURE_EVENT_REMAP, "event_remap" },
+		{ UFFD_FEATURE_MISSING_HUGETLBFS, "missing_hugetlbfs" },
+		{ UFFD_FEATURE_MISSING_SHMEM, "missing_shmem" },
+		{ UFFD_FEATURE_THREAD_ID, "thread_id" },
+		{ UFFD_FEATURE_MINOR_SHMEM, "minor_shmem" },
+		{ UFFD_FEATURE_EXACT_ADDRESS, "exact_address" },
+		{ UFFD_FEATURE_WP_HUGETLBFS_SHMEM, "wp_hugetlbfs_shmem" },
+	};
+	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
+	char list[512] = "";
+	int r;
+
+	if (fd < 0)
+		return fail(t, "userfaultfd(): %s", errname(errno));
+	r = uffd_api(fd, &features);
+	if (r < 0)
+		return fail(t, "UFFDIO_API: %s", errname(r));
+	api_ok = true;
+	for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+		size_t used = strlen(list);
+
+		if (features & names[i].bit)
+			snprintf(list + used, sizeof(list) - used, "%s%s",
+				 used ? " " : "", names[i].name);
+	}
+	diag(t, "features 0x%llx: %s", (unsigned long long)features, list);
+	return CHECK_PASS;
+}
+
+static int region_register(int uffd, char *base, size_t len, uint64_t mode,
+			   uint64_t *ioctls)
+{
+	struct uffdio_register reg = {
+		.range = { (uint64_t)(uintptr_t)base, len },
+		.mode = mode,
+	};
+
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg) < 0)
+		return -errno;
+	*ioctls = reg.ioctls;
+	return 0;
+}
+
+static enum check_result check_missing_copy(struct tctx *t)
+{
+	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
+	struct handler h = { .err = 0 };
+	size_t len = NPAGES * (size_t)page_size;
+	uint64_t f, ioctls = 0;
+	pthread_t th;
+	char *base;
+	int r;
+
+	if (fd < 0)
+		return fail(t, "userfaultfd(): %s", errname(errno));
+	r = uffd_api(fd, &f);
+	if (r < 0)
+		return fail(t, "UFFDIO_API: %s", errname(r));
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		return fail(t, "mmap: %s", errname(errno));
+	r = region_register(fd, base, len, UFFDIO_REGISTER_MODE_MISSING,
+			    &ioctls);
+	if (r < 0) {
+		munmap(base, len);
+		return fail(t, "UFFDIO_REGISTER missing: %s", errname(r));
+	}
+	if (!(ioctls & (1ULL << _UFFDIO_COPY))) {
+		munmap(base, len);
+		return fail(t, "UFFDIO_COPY not offered for the range");
+	}
+	h.uffd = fd;
+	h.base = base;
+	r = pthread_create(&th, NULL, handler_main, &h);
+	if (r) {
+		munmap(base, len);
+		return fail(t, "pthread_create: %s", errname(r));
+	}
+	/* Each first touch faults; the handler fills the page. */
+	for (size_t p = 0; p < NPAGES; p++) {
+		const uint8_t *pg = (const uint8_t *)base + p * (size_t)page_size;
+
+		for (size_t i = 0; i < (size_t)page_size; i++) {
+			if (pg[i] != pattern(p, i)) {
+				diag(t, "page %zu byte %zu = 0x%02x, "
+					"expected 0x%02x", p, i, pg[i],
+				     pattern(p, i));
+				pthread_cancel(th);
+				pthread_join(th, NULL);
+				munmap(base, len);
+				return fail(t, "content of a UFFDIO_COPY page "
+					       "is wrong");
+			}
+		}
+	}
+	pthread_join(th, NULL);
+	munmap(base, len);
+	if (h.err)
+		return fail(t, "handler: %s: %s", h.errmsg, errname(h.err));
+	if (h.faults != NPAGES)
+		return fail(t, "%u missing faults for %d pages", h.faults,
+			    NPAGES);
+	diag(t, "%u missing faults resolved with UFFDIO_COPY, content "
+		"verified", h.faults);
+	return CHECK_PASS;
+}
+
+static enum check_result check_write_protect(struct tctx *t)
+{
+	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
+	struct handler h = { .err = 0, .wp = true };
+	size_t len = NPAGES * (size_t)page_size;
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_writeprotect wp;
+	uint64_t ioctls = 0;
+	pthread_t th;
+	char *base;
+	int r;
+
+	if (!api_ok)
+		return fail(t, "UFFDIO_API failed earlier");
+	if (!(features & UFFD_FEATURE_PAGEFAULT_FLAG_WP))
+		return skip(t, "UFFD_FEATURE_PAGEFAULT_FLAG_WP not offered "
+			       "(no write-protect support on this "
+			       "architecture or kernel)");
+	if (fd < 0)
+		return fail(t, "userfaultfd(): %s", errname(errno));
+	api.features = UFFD_FEATURE_PAGEFAULT_FLAG_WP;
+	if (ioctl(fd, UFFDIO_API, &api) < 0)
+		return fail(t, "UFFDIO_API with PAGEFAULT_FLAG_WP: %s",
+			    errname(errno));
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (base == MAP_FAILED)
+		return fail(t, "mmap: %s", errname(errno));
+	memset(base, 0x5a, len);
+	r = region_register(fd, base, len, UFFDIO_REGISTER_MODE_WP, &ioctls);
+	if (r < 0) {
+		munmap(base, len);
+		return fail(t, "UFFDIO_REGISTER write-protect: %s",
+			    errname(r));
+	}
+	wp.range.start = (uint64_t)(uintptr_t)base;
+	wp.range.len = len;
+	wp.mode = UFFDIO_WRITEPROTECT_MODE_WP;
+	if (ioctl(fd, UFFDIO_WRITEPROTECT, &wp) < 0) {
+		r = -errno;
+		munmap(base, len);
+		return fail(t, "UFFDIO_WRITEPROTECT: %s", errname(r));
+	}
+	h.uffd = fd;
+	h.base = base;
+	r = pthread_create(&th, NULL, handler_main, &h);
+	if (r) {
+		munmap(base, len);
+		return fail(t, "pthread_create: %s", errname(r));
+	}
+	/* Reading is allowed without a fault; each write faults once. */
+	for (size_t p = 0; p < NPAGES; p++) {
+		volatile char *c = base + p * (size_t)page_size;
+
+		if (*c != 0x5a) {
+			pthread_cancel(th);
+			pthread_join(th, NULL);
+			munmap(base, len);
+			return fail(t, "write-protected page %zu reads 0x%02x",
+				    p, (unsigned char)*c);
+		}
+		*c = (char)p;
+	}
+	pthread_join(th, NULL);
+	for (size_t p = 0; p < NPAGES; p++)
+		if (base[p * (size_t)page_size] != (char)p) {
+			munmap(base, len);
+			return fail(t, "page %zu lost its write", p);
+		}
+	munmap(base, len);
+	if (h.err)
+		return fail(t, "handler: %s: %s", h.errmsg, errname(h.err));
+	if (h.wp_faults != NPAGES || h.faults)
+		return fail(t, "%u write-protect and %u missing faults for %d "
+			       "written pages, expected %d and 0",
+			    h.wp_faults, h.faults, NPAGES, NPAGES);
+	diag(t, "%u write-protect faults resolved", h.wp_faults);
+	return CHECK_PASS;
+}
+
+static const struct check uffd_checks[] = {
+	{ "syscall", check_syscall },
+	{ "dev_userfaultfd", check_dev_userfaultfd },
+	{ "api", check_api },
+	{ "missing_copy", check_missing_copy },
+	{ "write_protect", check_write_protect },
+};
+
+static bool uffd_missing(char *reason, size_t n)
+{
+	int fd;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return feature_missing("USERFAULTFD", "userfaultfd_unmap_prep", errno,
+			       "userfaultfd()", reason, n);
+}
+
+const struct scenario scenario_userfaultfd = {
+	.name = "userfaultfd",
+	.summary = "userfaultfd: missing faults with UFFDIO_COPY, "
+		   "write-protect",
+	.missing = uffd_missing,
+	SCENARIO_CHECKS(uffd_checks),
+};
