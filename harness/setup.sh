@@ -8,7 +8,7 @@ set -u
 PKGS="
 build-essential pkg-config make gcc clang gcc-multilib
 libclang-rt-14-dev
-qemu-system-x86 qemu-utils
+qemu-system-x86 qemu-utils qemu-user-static
 libvirt-daemon-system libvirt-clients libvirt-dev
 libguestfs-tools libguestfs-dev
 libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev
