@@ -111,6 +111,7 @@ struct block {
 	bool sep_opened;		/* started by a ===== line */
 	bool die_seen;			/* die header "[#N]" seen */
 	enum trace_state trace;
+	bool frames_done;		/* the first call trace is over */
 	bool in_irq;			/* inside <IRQ>, <NMI>... */
 	bool has_ts;
 	double last_ts;
@@ -320,6 +321,12 @@ static bool closes_on_separator(int kind)
 	       kind == CONSOLE_UBSAN;
 }
 
+static bool headerless_trace(int kind)
+{
+	return kind == CONSOLE_KFENCE || kind == CONSOLE_KCSAN ||
+	       kind == CONSOLE_KMSAN;
+}
+
 /* Kinds whose detector runs in interrupt context: its frames there are
  * the detector's, not the culprit's. */
 static bool skips_irq_frames(int kind)
@@ -358,7 +365,7 @@ static void add_frame(struct block *b, const char *name, size_t len)
 {
 	struct console_problem *p = &b->p;
 
-	if (!len || p->n_frames >= CONSOLE_MAX_FRAMES)
+	if (!len || p->n_frames >= CONSOLE_MAX_FRAMES || b->frames_done)
 		return;
 	if (skips_irq_frames(p->kind) && b->in_irq)
 		return;
@@ -419,6 +426,7 @@ static bool trace_line(struct block *b, const char *t)
 	if (*s == '<') {
 		if (startswith(s, "</TASK>")) {
 			b->trace = TRACE_DONE;
+			b->frames_done = true;
 			b->in_irq = false;
 		} else if (startswith(s, "</")) {
 			b->in_irq = false;
@@ -628,6 +636,7 @@ static bool block_fits(struct block *b, const char *t)
 		if (trace_line(b, t))
 			return true;
 		b->trace = TRACE_DONE;
+		b->frames_done = true;
 	}
 	if (startswith(t, "Call Trace:") || startswith(t, "Call trace:")) {
 		b->trace = TRACE_IN;
@@ -640,6 +649,13 @@ static bool block_fits(struct block *b, const char *t)
 		return true;
 	}
 	if (b->trace == TRACE_NONE) {
+		/* KFENCE, KCSAN and KMSAN print their first stack right
+		 * after the title, without "Call Trace:". */
+		if (headerless_trace(b->p.kind) && t[0] == ' ' &&
+		    strstr(t, "+0x")) {
+			b->trace = TRACE_IN;
+			return trace_line(b, t);
+		}
 		take_rip(b, t);
 		return true;
 	}

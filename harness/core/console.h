@@ -66,7 +66,8 @@
  * Signatures: 16 lower-case hex digits, the first 8 bytes of the SHA-256 of
  * the kind name, for PANIC the normalised reason, and the function names of
  * the report: the `RIP:`/`EIP:` function before the call trace, then the
- * reliable call trace entries in order (`?` entries, offsets, addresses,
+ * reliable entries of its first call trace in order (KFENCE, KCSAN, KMSAN:
+ * the first stack after the title, which has no "Call Trace:" line) (`?` entries, offsets, addresses,
  * `[module]` names and compiler suffixes such as `.isra.0` dropped, frames
  * inside <IRQ>/<NMI>/<SOFTIRQ> skipped for the lockup/stall kinds whose
  * detector runs there, consecutive duplicates merged), at most

@@ -958,6 +958,9 @@ static void test_separator_reports(void **state)
 	assert_int_equal(p->first_lineno, 1);
 	assert_int_equal(p->last_lineno, 10);
 	assert_int_equal(p->end, CONSOLE_END_MARKER);
+	assert_int_equal(p->n_frames, 2);	/* no "Call Trace:" line */
+	assert_string_equal(p->frames[0], "lkdtm_READ_AFTER_FREE");
+	assert_string_equal(p->frames[1], "lkdtm_do_action");
 	p = console_problem(c, 1);
 	assert_int_equal(p->kind, CONSOLE_LOCKDEP);
 	assert_int_equal(p->first_lineno, 11);
@@ -1004,6 +1007,37 @@ static void test_lockup_irq_frames(void **state)
 	assert_string_equal(p->frames[2], "lkdtm_SOFTLOCKUP");
 	assert_string_equal(p->frames[3], "lkdtm_do_action");
 	assert_string_equal(p->signature, only_problem(cb)->signature);
+}
+
+/* NMI backtraces of other CPUs belong to the report, not to its frames. */
+static void test_first_trace_only(void **state)
+{
+	_cleanup_console_ struct console *c = parse(
+		"[    1.000000] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n"
+		"[    1.000001] rcu: \t1-...!: (1 GPs behind) idle=a/1/0x4000\n"
+		"[    1.000002] Sending NMI from CPU 0 to CPUs 1:\n"
+		"[    1.000003] NMI backtrace for cpu 1\n"
+		"[    1.000004] RIP: 0010:spin+0x1/0x2\n"
+		"[    1.000005] Call Trace:\n"
+		"[    1.000006]  <TASK>\n"
+		"[    1.000007]  caller+0x1/0x2\n"
+		"[    1.000008]  </TASK>\n"
+		"[    1.000009] NMI backtrace for cpu 0\n"
+		"[    1.000010] RIP: 0010:other+0x1/0x2\n"
+		"[    1.000011] Call Trace:\n"
+		"[    1.000012]  <TASK>\n"
+		"[    1.000013]  other_caller+0x1/0x2\n"
+		"[    1.000014]  </TASK>\n"
+		"[    1.000015] next message\n",
+		NULL);
+	const struct console_problem *p = only_problem(c);
+
+	assert_int_equal(p->kind, CONSOLE_RCU_STALL);
+	assert_int_equal(p->last_lineno, 15);
+	assert_int_equal(p->end, CONSOLE_END_SHAPE);
+	assert_int_equal(p->n_frames, 2);
+	assert_string_equal(p->frames[0], "spin");
+	assert_string_equal(p->frames[1], "caller");
 }
 
 static void test_block_ends_without_marker(void **state)
@@ -1525,6 +1559,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_oops_nesting),
 		cmocka_unit_test(test_separator_reports),
 		cmocka_unit_test(test_lockup_irq_frames),
+		cmocka_unit_test(test_first_trace_only),
 		cmocka_unit_test(test_block_ends_without_marker),
 		cmocka_unit_test(test_panic_signature_reason),
 		cmocka_unit_test(test_report_bounds),
