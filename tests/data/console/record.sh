@@ -258,13 +258,13 @@ x86_64_boot() { boot612 x86_64 x86_64-boot 300 ""; }
 i386_boot() { boot612 i386 i386-boot 300 ""; }
 x86_64_kunit() { boot612 x86_64 x86_64-kunit 300 "kunit.enable=1"; }
 # A boot cut off mid-way: the clean boot log, truncated by hand right after
-# the "Linux version" banner line plus the next 10 lines, mid-line.
+# the "Linux version" banner line plus the next 100 lines, mid-line.
 x86_64_truncated() {
 	[ -f "$OUT/x86_64-boot.log" ] || x86_64_boot
 	n=$(grep -n -m1 'Linux version' "$OUT/x86_64-boot.log" | cut -d: -f1)
 	[ -n "$n" ] || die "no banner in x86_64-boot.log"
-	head -n $((n + 10)) "$OUT/x86_64-boot.log" >"$OUT/x86_64-truncated.log"
-	head -n $((n + 11)) "$OUT/x86_64-boot.log" | tail -n 1 | head -c 20 \
+	head -n $((n + 100)) "$OUT/x86_64-boot.log" >"$OUT/x86_64-truncated.log"
+	head -n $((n + 101)) "$OUT/x86_64-boot.log" | tail -n 1 | head -c 20 \
 		>>"$OUT/x86_64-truncated.log"
 	note "x86_64-truncated: $(wc -c <"$OUT/x86_64-truncated.log") bytes"
 }
