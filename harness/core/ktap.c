@@ -982,17 +982,19 @@ static int on_result(struct ktap *k, const struct line *l)
 }
 
 /*
- * A diagnostic goes to the test waiting for its result, else the next one;
- * in a block's header (before its plan and tests: KUnit's "# module: x"
- * attributes) it describes the block's owner.
+ * A diagnostic (at indent) goes to the test waiting for its result, else to
+ * the next one.  In a block's header (before its plan and tests: KUnit's
+ * "# module: x" attributes) it describes the block's owner, unless it is
+ * less indented than the block: KUnit prints the first parameter's
+ * messages at the case's level right after the parameters' header.
  */
-static int add_diag(struct ktap *k, char *s)
+static int add_diag(struct ktap *k, char *s, unsigned indent)
 {
 	struct block *b = top(k);
 
 	if (b->open_child)
 		return test_add_diag(k, b->open_child, s);
-	if (b->fresh)
+	if (b->fresh && indent >= b->indent)
 		return test_add_diag(k, b->owner, s);
 	if (!b->owner) {
 		free(s);
@@ -1018,7 +1020,7 @@ static int on_diag(struct ktap *k, const struct line *l)
 	s = copy_capped(k, l->rest, strlen(l->rest), k->lim.max_line);
 	if (!s)
 		return -ENOMEM;
-	r = add_diag(k, s);
+	r = add_diag(k, s, l->indent);
 	if (r < 0)
 		return r;
 	k->cont = CONT_DIAG;
@@ -1104,7 +1106,8 @@ static int continuation(struct ktap *k, const struct line *l)
 		if (l->type == L_UNKNOWN && l->text[0] &&
 		    l->indent >= k->cont_indent &&
 		    l->indent > k->blocks[0].indent) {
-			r = add_diag(k, indented_copy(k, l, k->cont_indent));
+			r = add_diag(k, indented_copy(k, l, k->cont_indent),
+				     k->cont_indent);
 			if (r < 0)
 				return r;
 			k->cont = CONT_DIAG;

@@ -329,6 +329,7 @@ static void test_kunit_param_messages(void **state)
 		"    1..1\n"
 		"        KTAP version 1\n"
 		"        # Subtest: case\n"
+		"    # case: initializing\n"
 		"        ok 1 param-0\n"
 		"    # case: EXPECTATION FAILED at lib/x.c:10\n"
 		"    Expected a == b, but\n"
@@ -343,6 +344,10 @@ static void test_kunit_param_messages(void **state)
 	const struct ktap_test *c = find(k, "suite/case");
 
 	assert_int_equal(c->n_children, 3);
+	/* Right after the parameters' header, and less indented. */
+	assert_int_equal(find(k, "suite/case/param-0")->n_diags, 1);
+	assert_string_equal(find(k, "suite/case/param-0")->diags[0],
+			    "case: initializing");
 	assert_test(k, "suite/case/param-1", KTAP_FAIL, 2);
 	assert_int_equal(p1->n_diags, 3);
 	assert_string_equal(p1->diags[0],
@@ -928,25 +933,34 @@ static void compare_kunit_json(const struct ktap_test *t, json_object *group,
 		fail_msg("%s: kunit.py has more groups or cases", where);
 }
 
-/* Parse tests/data/ktap/NAME.log, compare with NAME.kunit.json. */
-static struct ktap *golden(const char *name, size_t *n_cases)
+/* Compare k's tree with tests/data/ktap/NAME.kunit.json. */
+static void compare_with_kunit_py(const struct ktap *k, const char *name,
+				  size_t *n_cases)
 {
-	_cleanup_strbuf_ struct strbuf log = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf js = STRBUF_INIT;
-	_cleanup_free_ char *logname = NULL, *jsname = NULL;
-	struct ktap *k;
+	_cleanup_free_ char *jsname = NULL;
 	json_object *o;
 
-	assert_true(asprintf(&logname, "%s.log", name) > 0);
 	assert_true(asprintf(&jsname, "%s.kunit.json", name) > 0);
-	read_data(logname, &log);
 	read_data(jsname, &js);
-	k = parse(log.buf);
 	o = json_tokener_parse(js.buf);
 	assert_non_null(o);
 	*n_cases = 0;
 	compare_kunit_json(ktap_root(k), o, name, n_cases);
 	json_object_put(o);
+}
+
+/* Parse tests/data/ktap/NAME.log, compare with NAME.kunit.json. */
+static struct ktap *golden(const char *name, size_t *n_cases)
+{
+	_cleanup_strbuf_ struct strbuf log = STRBUF_INIT;
+	_cleanup_free_ char *logname = NULL;
+	struct ktap *k;
+
+	assert_true(asprintf(&logname, "%s.log", name) > 0);
+	read_data(logname, &log);
+	k = parse(log.buf);
+	compare_with_kunit_py(k, name, n_cases);
 	return k;
 }
 
@@ -997,6 +1011,146 @@ static void test_golden_ktap_rst(void **state)
 	assert_true(ktap_get_stats(k3)->complete);
 }
 
+/*
+ * KUnit prints its own counts before each suite's result line:
+ * "# Totals: pass:P fail:F skip:S total:T" (leaves, parameters included;
+ * only when T > 1).  Check ours against them.
+ */
+static size_t check_kunit_totals(const struct ktap *k)
+{
+	const struct ktap_test *root = ktap_root(k);
+	size_t checked = 0;
+
+	for (size_t i = 0; i < root->n_children; i++) {
+		const struct ktap_test *s = root->children[i];
+		struct ktap_totals tot;
+
+		ktap_test_totals(s, &tot);
+		for (size_t j = 0; j < s->n_diags; j++) {
+			unsigned long p, f, sk, total;
+
+			if (sscanf(s->diags[j],
+				   "Totals: pass:%lu fail:%lu skip:%lu total:%lu",
+				   &p, &f, &sk, &total) != 4)
+				continue;
+			if (tot.passed != p || tot.failed != f ||
+			    tot.skipped != sk ||
+			    tot.passed + tot.failed + tot.skipped +
+					    tot.errors != total)
+				fail_msg("%s: ours %zu/%zu/%zu/%zu, KUnit %s",
+					 s->name, tot.passed, tot.failed,
+					 tot.skipped, tot.errors, s->diags[j]);
+			checked++;
+		}
+	}
+	return checked;
+}
+
+static void check_case_messages(const struct ktap_test *t)
+{
+	for (size_t i = 0; i < t->n_diags; i++) {
+		const char *d = t->diags[i];
+		const struct ktap_test *case_;
+		size_t n;
+
+		if (t->depth < 2 || strstr(d, ": pass:"))
+			continue;
+		/* Its case: the test itself, or its parent for a parameter.
+		 * "case: message" or an attribute, "case.speed: slow". */
+		case_ = t->n_children || t->depth == 2 ? t : t->parent;
+		n = strlen(case_->name);
+		if (strncmp(d, case_->name, n) || (d[n] != ':' && d[n] != '.'))
+			fail_msg("'%s' attached to '%s'", d, t->name);
+		/* A parameterised case's messages come from a parameter's run;
+		 * only its attributes and stats are its own. */
+		if (t->n_children && d[n] == ':')
+			fail_msg("'%s' attached to '%s', not a parameter", d,
+				 t->name);
+	}
+	for (size_t i = 0; i < t->n_children; i++)
+		check_case_messages(t->children[i]);
+}
+
+static void test_golden_kunit(void **state)
+{
+	size_t n;
+	_cleanup_ktap_ struct ktap *k = golden("kunit-x86_64", &n);
+	const struct ktap_stats *st = ktap_get_stats(k);
+	const struct ktap_test *root = ktap_root(k);
+
+	assert_true(n > 20);
+	assert_int_equal(st->documents, 1);
+	assert_true(st->complete);
+	assert_true(root->plan_seen);
+	assert_int_equal(root->n_children, root->plan);
+	/* A real console: kernel messages all around the results. */
+	assert_true(st->unrelated > 50);
+	assert_true(check_kunit_totals(k) >= 2);
+	/*
+	 * Each case's own "# case: ..." messages, parameters included, are
+	 * attached to it (KUnit prints them at the case level, 4 spaces).
+	 */
+	check_case_messages(root);
+}
+
+static void test_golden_kunit_cut(void **state)
+{
+	/*
+	 * The same log cut off right after the first result of the second
+	 * suite, as if the guest had died there; record.sh cut it the same
+	 * way for kunit.py.
+	 */
+	_cleanup_strbuf_ struct strbuf log = STRBUF_INIT;
+	_cleanup_ktap_ struct ktap *full = NULL, *cut = NULL;
+	struct recorder rec = { STRBUF_INIT, 0 };
+	const struct ktap_test *fs, *s, *root;
+	struct ktap_totals tot;
+	const char *p;
+	size_t nl = 0, n;
+
+	read_data("kunit-x86_64.log", &log);
+	full = parse(log.buf);
+	assert_true(ktap_root(full)->n_children >= 3);
+	fs = ktap_root(full)->children[1];
+	assert_true(fs->n_children >= 2);
+	for (p = log.buf; nl < fs->children[0]->line; p++) {
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		nl++;
+	}
+	cut = ktap_new(NULL, record, &rec);
+	assert_non_null(cut);
+	assert_true(ktap_feed_text(cut, log.buf, (size_t)(p - log.buf)) > 0);
+	assert_int_equal(rec.done_top, 1);
+	assert_int_equal(ktap_finish(cut), 0);
+	root = ktap_root(cut);
+
+	assert_false(ktap_get_stats(cut)->complete);
+	assert_int_equal(root->status, KTAP_ERROR);
+	s = root->children[1];
+	assert_string_equal(s->name, fs->name);
+	assert_int_equal(s->status, KTAP_ERROR);
+	assert_true(s->incomplete);
+	assert_string_equal(s->reason, "no result line");
+	assert_int_equal(s->children[0]->status, fs->children[0]->status);
+	/* Every planned test is accounted for, as missing if need be. */
+	assert_int_equal(s->n_children, s->plan);
+	assert_int_equal(s->children[1]->status, KTAP_ERROR);
+	assert_string_equal(s->children[1]->reason, "missing");
+	assert_int_equal(root->n_children, ktap_root(full)->plan);
+	assert_int_equal(ktap_get_stats(cut)->missing,
+			 (ktap_root(full)->plan - 2) + (s->plan - 1));
+	assert_int_equal(ktap_get_stats(cut)->incomplete, 1);
+	/* And the live consumer heard of each top-level test. */
+	assert_int_equal(rec.done_top, root->n_children);
+	/* kunit.py: the same tree, crashed tests as ERROR. */
+	compare_with_kunit_py(cut, "kunit-x86_64-cut", &n);
+	ktap_test_totals(root, &tot);
+	assert_int_equal(n, tot.passed + tot.skipped + tot.errors);
+	assert_int_equal(tot.errors, ktap_get_stats(cut)->missing);
+	strbuf_release(&rec.log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1027,6 +1181,8 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_embedded_nul),
 		cmocka_unit_test(test_golden_ktap_rst),
+		cmocka_unit_test(test_golden_kunit),
+		cmocka_unit_test(test_golden_kunit_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
