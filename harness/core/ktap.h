@@ -21,8 +21,9 @@
  * plan or result line less indented than the innermost block closes it;
  * diagnostics never do (KUnit prints a parameterised case's messages at
  * the case's level while its parameters' block is open): they belong to
- * the next test of the innermost block, to the block's owner when they come
- * before its plan (KUnit's "# module: x") or when the block closes first.
+ * the next test of the innermost block; to the block's owner when they come
+ * before its plan indented like the block (KUnit's "# module: x"), or when
+ * the block closes first.
  * TAP14's "# Subtest: name" is accepted both inside the new block and at
  * the parent's indentation.  Directives SKIP (also "skip", "SKIPPED"),
  * TODO, XFAIL, TIMEOUT, ERROR are case-insensitive; any other text after
