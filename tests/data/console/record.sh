@@ -269,34 +269,6 @@ x86_64_truncated() {
 	note "x86_64-truncated: $(wc -c <"$OUT/x86_64-truncated.log") bytes"
 }
 
-# A guest whose host stops running it for a while, as an overloaded host
-# does (the accidental x86_64-lkdtm-refcount-inc-overflow-starved.log):
-# SIGSTOP qemu once the kernel has printed "9p: Installing v9fs" (mid-boot,
-# watchdogs running), SIGCONT it 30 s later.
-x86_64_host_stall() {
-	need_kernel x86_64
-	pidf=$WORK/status/x86_64-host-stall.pid
-	logf=$WORK/status/x86_64-host-stall.log.tmp
-	rm -f "$pidf" "$logf"
-	(
-		i=0
-		until grep -qa '9p: Installing v9fs' "$logf" 2>/dev/null; do
-			sleep 0.2
-			i=$((i + 1))
-			[ $i -lt 1500 ] || exit 1
-		done
-		pid=$(cat "$pidf")
-		kill -STOP "$pid"
-		sleep 30
-		kill -CONT "$pid"
-	) &
-	stopper=$!
-	qemu_log x86_64-host-stall 300 -pidfile "$pidf" -m 256 -smp 2 \
-		-kernel "$(kimage x86_64)" -initrd "$WORK/initramfs-x86_64.cpio" \
-		-append "console=ttyS0 panic=-1"
-	wait "$stopper" || die "x86_64-host-stall: the guest was never stopped"
-}
-
 # lkdtm NAME TYPE WAIT TIMEOUT [EXTRA-CMDLINE...]
 lkdtm() {
 	n=$1 t=$2 w=$3 tm=$4
@@ -335,7 +307,6 @@ x86_64-lkdtm-exec-data lkdtm exec-data EXEC_DATA 5 300
 x86_64-lkdtm-usercopy-slab-size-to lkdtm usercopy-slab-size-to USERCOPY_SLAB_SIZE_TO 5 300
 x86_64-lkdtm-fortify-str-object lkdtm fortify-str-object FORTIFY_STR_OBJECT 5 300
 x86_64-lkdtm-exhaust-stack lkdtm exhaust-stack EXHAUST_STACK 5 300
-x86_64-host-stall x86_64_host_stall
 i386-boot i386_boot
 TABLE
 }
