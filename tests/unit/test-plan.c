@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "core/plan.h"
+#include "util/strbuf.h"
+
+static int parse_file(const char *path, struct plan **ret, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	assert_true(strbuf_read_file(&sb, path, 0) >= 0);
+	return plan_parse(path, sb.buf, sb.len, ret, err);
+}
+
+static int parse_data(const char *name, struct plan **ret, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf p = STRBUF_INIT;
+
+	strbuf_addf(&p, "%s/plan/%s", TEST_DATA, name);
+	return parse_file(p.buf, ret, err);
+}
+
+static int parse_str(const char *s, struct plan **ret, struct strbuf *err)
+{
+	return plan_parse("x.plan", s, strlen(s), ret, err);
+}
+
+static void test_good(void **state)
+{
+	_cleanup_plan_ struct plan *p = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(parse_data("good.plan", &p, &err), 0);
+	assert_string_equal(p->name, "good-one");
+	assert_int_equal(p->n_arches, 2);
+	assert_string_equal(p->arches[0], "x86_64");
+	assert_string_equal(p->arches[1], "i386");
+	/* the arch's own base wins over the plain one */
+	assert_string_equal(plan_base(p, "x86_64")->value,
+			    "tinyconfig+kvm_guest.config");
+	assert_string_equal(plan_base(p, "i386")->value, "i386_defconfig");
+	assert_int_equal(plan_base(p, "i386")->line, 5);
+	assert_int_equal(p->n_base_groups, 1);
+	assert_string_equal(p->base_groups[0].value, "demo-base");
+	assert_null(p->base_groups[0].arch);
+	assert_int_equal(p->n_groups, 4);
+	assert_string_equal(p->groups[1].value, "demo-cgroups");
+	assert_int_equal(p->groups[1].line, 7);
+	assert_string_equal(p->groups[2].value,
+			    "../groups/x86_64/test-panic.config");
+	assert_string_equal(p->groups[2].arch, "x86_64");
+	assert_true(plan_item_for(&p->groups[2], "x86_64"));
+	assert_false(plan_item_for(&p->groups[2], "i386"));
+	assert_string_equal(p->groups[3].value, "drivers");
+	assert_string_equal(p->groups[3].arch, "i386");
+	assert_true(plan_item_for(&p->groups[0], "i386"));
+	assert_int_equal(p->candidates, PLAN_CAND_BASE | PLAN_CAND_ALL);
+	assert_int_equal(p->n_scenarios, 3);
+	assert_true(plan_allows_scenario(p, "cgroups"));
+	assert_false(plan_allows_scenario(p, "kgdb"));
+	assert_int_equal(p->timeout_s, 600);
+}
+
+static void test_defaults(void **state)
+{
+	_cleanup_plan_ struct plan *p = NULL;
+
+	assert_int_equal(parse_data("minimal.plan", &p, NULL), 0);
+	assert_string_equal(p->name, "minimal");	/* from the file */
+	assert_int_equal(p->candidates,
+			 PLAN_CAND_BASE | PLAN_CAND_EACH | PLAN_CAND_ALL);
+	assert_null(p->scenarios);
+	assert_true(plan_allows_scenario(p, "kgdb"));
+	assert_int_equal(p->timeout_s, 0);
+	assert_int_equal(p->n_groups, 0);
+}
+
+struct bad {
+	const char *file;
+	const char *message;
+};
+
+static void test_errors_name_file_and_line(void **state)
+{
+	static const struct bad bad[] = {
+		{ "no-arch.plan", "/plan/no-arch.plan: no 'arch' line" },
+		{ "no-base-i386.plan", "/plan/no-base-i386.plan: no 'base' for i386" },
+		{ "bad-scenario.plan", "/plan/bad-scenario.plan:4: unknown scenario 'network'" },
+		{ "bad-candidates.plan", "/plan/bad-candidates.plan:3: unknown candidates 'every'" },
+		{ "bad-key.plan", "/plan/bad-key.plan:4: unknown directive 'grup'" },
+		{ "bad-arch.plan", "/plan/bad-arch.plan:1: unknown arch 'arm64'" },
+		{ "bad-group.plan", "/plan/bad-group.plan:3: group: 'Bad_Name' is neither" },
+		{ "bad-timeout.plan", "/plan/bad-timeout.plan:3: timeout: expected seconds" },
+		{ "twice-arch.plan", "/plan/twice-arch.plan:2: arch given twice (first at line 1)" },
+		{ "bad-base.plan", "/plan/bad-base.plan:2: base: expected one base" },
+		{ "bad-prefix.plan", "/plan/bad-prefix.plan:3: unknown arch 'riscv' before ':'" },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+		_cleanup_plan_ struct plan *p = NULL;
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+		assert_int_equal(parse_data(bad[i].file, &p, &err), -EINVAL);
+		assert_null(p);
+		if (!strstr(err.buf, bad[i].message))
+			fail_msg("%s: got '%s', expected '%s'", bad[i].file,
+				 err.buf, bad[i].message);
+		/* the path as given comes first */
+		assert_non_null(strstr(err.buf, TEST_DATA));
+	}
+}
+
+static void test_line_forms(void **state)
+{
+	_cleanup_plan_ struct plan *p = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	/* comments anywhere, CRLF, tabs, "ARCH:" glued or apart, no final
+	 * newline */
+	assert_int_equal(parse_str("#c\r\n\tarch\ti386 # x\r\n"
+				   "i386 : base tinyconfig\r\n"
+				   "i386:group a b#c\n"
+				   "group ./x.config",
+				   &p, &err),
+			 -EINVAL);
+	/* "i386 :" is not a prefix: 'i386' is not a directive */
+	assert_non_null(strstr(err.buf, "x.plan:3: unknown directive 'i386'"));
+	plan_free(p);
+	p = NULL;
+	assert_int_equal(parse_str("#c\r\n\tarch\ti386 # x\r\n"
+				   "i386: base tinyconfig\r\n"
+				   "i386:group a b#c\n"
+				   "group ./x.config",
+				   &p, &err),
+			 0);
+	assert_string_equal(p->name, "x");
+	assert_int_equal(p->n_groups, 3);
+	assert_string_equal(p->groups[1].value, "b");
+	assert_string_equal(p->groups[1].arch, "i386");
+	assert_string_equal(p->groups[2].value, "./x.config");
+	assert_null(p->groups[2].arch);
+	assert_int_equal(p->groups[2].line, 5);
+}
+
+static void test_per_arch_restrictions(void **state)
+{
+	_cleanup_plan_ struct plan *p = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(parse_str("x86_64: arch x86_64\n", &p, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "x.plan:1: 'arch' cannot be given per arch"));
+	assert_int_equal(parse_str("arch x86_64\nbase t\nx86_64: timeout 3\n",
+				   &p, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "x.plan:3: 'timeout' cannot"));
+	assert_int_equal(parse_str("arch x86_64\nbase t\nx86_64:\n", &p, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "x.plan:3: 'x86_64:' with no directive"));
+	assert_int_equal(parse_str("arch x86_64\nbase\n", &p, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "x.plan:2: 'base' needs a value"));
+	assert_int_equal(parse_str("arch x86_64\nbase t\n\0group x\n", &p, &err),
+			 0); /* strlen stops at the NUL */
+	plan_free(p);
+	p = NULL;
+	assert_int_equal(plan_parse("x.plan", "arch x86_64\nbase t\0\n", 20, &p,
+				    &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "x.plan:2: NUL byte"));
+}
+
+static void test_command_line_overrides(void **state)
+{
+	_cleanup_plan_ struct plan *p = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	const char *arches[] = { "i386" }, *bad[] = { "sparc" };
+	const char *groups[] = { "bpf", "/tmp/mine.config" };
+	const char *badg[] = { "BPF" };
+
+	assert_int_equal(parse_data("good.plan", &p, &err), 0);
+	assert_int_equal(plan_set_arches(p, bad, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--arch: unknown arch 'sparc'"));
+	assert_int_equal(p->n_arches, 2);	/* unchanged */
+	assert_int_equal(plan_set_arches(p, arches, 1, &err), 0);
+	assert_int_equal(p->n_arches, 1);
+	assert_string_equal(p->arches[0], "i386");
+	assert_int_equal(plan_set_groups(p, badg, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--group: 'BPF' is neither"));
+	assert_int_equal(p->n_groups, 4);
+	assert_int_equal(plan_set_groups(p, groups, 2, &err), 0);
+	assert_int_equal(p->n_groups, 2);
+	assert_null(p->groups[1].arch);
+	assert_string_equal(p->groups[1].value, "/tmp/mine.config");
+
+	/* an arch the plan has no base for */
+	plan_free(p);
+	p = NULL;
+	assert_int_equal(parse_str("arch x86_64\nx86_64: base t\n", &p, &err), 0);
+	assert_int_equal(plan_set_arches(p, arches, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "x.plan: no 'base' for i386"));
+}
+
+/* The plans the project ships parse. */
+static void test_shipped_plans(void **state)
+{
+	static const char *const plans[] = { "demo", "seed-x86", "test-fail" };
+
+	for (size_t i = 0; i < ELEMENTSOF(plans); i++) {
+		_cleanup_plan_ struct plan *p = NULL;
+		_cleanup_strbuf_ struct strbuf path = STRBUF_INIT;
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/../../scenarios/plans/%s.plan", TEST_DATA,
+			    plans[i]);
+		if (parse_file(path.buf, &p, &err) < 0)
+			fail_msg("%s", err.buf);
+		assert_string_equal(p->name, plans[i]);
+	}
+	{
+		_cleanup_plan_ struct plan *p = NULL;
+		_cleanup_strbuf_ struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/../../scenarios/plans/demo.plan",
+			    TEST_DATA);
+		assert_int_equal(parse_file(path.buf, &p, NULL), 0);
+		assert_int_equal(p->candidates, PLAN_CAND_ALL);
+		assert_int_equal(p->n_groups, 4);
+		assert_int_equal(p->n_arches, 2);
+	}
+}
+
+static void test_kind_names(void **state)
+{
+	assert_string_equal(plan_candidate_kind_name(PLAN_CAND_BASE), "base");
+	assert_string_equal(plan_candidate_kind_name(PLAN_CAND_EACH), "each");
+	assert_string_equal(plan_candidate_kind_name(PLAN_CAND_ALL), "all");
+	assert_null(plan_candidate_kind_name(PLAN_CAND_ALL | PLAN_CAND_BASE));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_errors_name_file_and_line),
+		cmocka_unit_test(test_line_forms),
+		cmocka_unit_test(test_per_arch_restrictions),
+		cmocka_unit_test(test_command_line_overrides),
+		cmocka_unit_test(test_shipped_plans),
+		cmocka_unit_test(test_kind_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
