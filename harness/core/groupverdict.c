@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "core/groupverdict.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static const char *const names[] = {
+	[GROUPVERDICT_PASS] = "PASS",
+	[GROUPVERDICT_PARTIAL] = "PARTIAL",
+	[GROUPVERDICT_FAIL] = "FAIL",
+	[GROUPVERDICT_SKIP] = "SKIP",
+};
+
+const char *groupverdict_name(enum groupverdict v)
+{
+	return (unsigned)v < ELEMENTSOF(names) ? names[v] : "?";
+}
+
+int groupverdict_of(json_object *gv, enum groupverdict *ret)
+{
+	json_object *v;
+	const char *s;
+
+	if (!json_object_object_get_ex(gv, "verdict", &v) ||
+	    !(s = json_object_get_string(v)))
+		return -EINVAL;
+	for (size_t i = 0; i < ELEMENTSOF(names); i++)
+		if (!strcmp(s, names[i])) {
+			*ret = (enum groupverdict)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* A string member, NULL when absent, null or not a string. */
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	return v && json_object_is_type(v, json_type_string)
+		       ? json_object_get_string(v)
+		       : NULL;
+}
+
+static bool streq(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+static bool array_has(json_object *a, const char *s)
+{
+	if (!a || !json_object_is_type(a, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		if (streq(json_object_get_string(json_object_array_get_idx(a, i)),
+			  s))
+			return true;
+	return false;
+}
+
+static json_object *pick(json_object *boots, const char *group,
+			 const char *arch)
+{
+	json_object *best = NULL;
+	int best_rank = 99;
+
+	if (!boots || !json_object_is_type(boots, json_type_array))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(boots); i++) {
+		json_object *b = json_object_array_get_idx(boots, i);
+		json_object *c = get(b, "candidate");
+		const char *kind = str(c, "kind");
+		int rank;
+
+		if (!c || !streq(str(c, "arch"), arch) ||
+		    !array_has(get(c, "groups"), group))
+			continue;
+		rank = streq(kind, "each") ? 0 : streq(kind, "all") ? 1 : 2;
+		if (rank < best_rank) {
+			best = b;
+			best_rank = rank;
+		}
+	}
+	return best;
+}
+
+static json_object *base_of(json_object *boots, const char *arch)
+{
+	for (size_t i = 0; i < json_object_array_length(boots); i++) {
+		json_object *b = json_object_array_get_idx(boots, i);
+		json_object *c = get(b, "candidate");
+
+		if (streq(str(c, "arch"), arch) && streq(str(c, "kind"), "base"))
+			return b;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static void add_str(json_object *o, const char *key, const char *s)
+{
+	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
+}
+
+static json_object *verdict_new(const char *group, const char *arch)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	add_str(o, "group", group);
+	add_str(o, "arch", arch);
+	return o;
+}
+
+static void set_verdict(json_object *o, enum groupverdict v,
+			const char *stage, const char *reason)
+{
+	add_str(o, "verdict", groupverdict_name(v));
+	add_str(o, "stage", stage);
+	add_str(o, "reason", reason);
+}
+
+json_object *groupverdict_skip(const char *group, const char *arch,
+			       const char *stage, const char *reason)
+{
+	json_object *o = verdict_new(group, arch);
+
+	if (!o)
+		return NULL;
+	set_verdict(o, GROUPVERDICT_SKIP, stage, reason);
+	add_str(o, "candidate", NULL);
+	json_object_object_add(o, "dropped", json_object_new_array());
+	json_object_object_add(o, "scenarios", json_object_new_array());
+	return o;
+}
+
+/* ------------------------------------------------------------ deciding */
+
+/* The reason of the dropped option named name (without CONFIG_), or NULL
+ * when it was not dropped. */
+static json_object *dropped_entry(json_object *dropped, const char *name,
+				  size_t len)
+{
+	for (size_t i = 0; i < json_object_array_length(dropped); i++) {
+		json_object *d = json_object_array_get_idx(dropped, i);
+		const char *o = str(d, "option");
+
+		if (o && strlen(o) == len && !strncmp(o, name, len))
+			return d;
+	}
+	return NULL;
+}
+
+/* A skip reason naming CONFIG_X for a dropped X: rewrite it. */
+static bool skip_for_dropped(json_object *dropped, const char *why,
+			     struct strbuf *out)
+{
+	for (const char *p = why ? strstr(why, "CONFIG_") : NULL; p;
+	     p = strstr(p + 1, "CONFIG_")) {
+		const char *n = p + 7;
+		size_t len = 0;
+		json_object *d;
+
+		while (isalnum((unsigned char)n[len]) || n[len] == '_')
+			len++;
+		if (!len || !(d = dropped_entry(dropped, n, len)))
+			continue;
+		strbuf_addf(out, "CONFIG_%.*s was dropped: %s (guest: %s)",
+			    (int)len, n,
+			    str(d, "reason") ? str(d, "reason") : "?", why);
+		return true;
+	}
+	return false;
+}
+
+static bool is_own(const struct groupverdict_group *g, const char *s)
+{
+	return strcmp(s, "boot") || g->n_scenarios == 1;
+}
+
+static bool plan_allows(const struct groupverdict_group *g, const char *s)
+{
+	if (!g->plan_scenarios)
+		return true;
+	for (size_t i = 0; i < g->n_plan_scenarios; i++)
+		if (!strcmp(g->plan_scenarios[i], s))
+			return true;
+	return false;
+}
+
+static json_object *find_scenario(json_object *boot, const char *name)
+{
+	json_object *sc = get(boot, "scenarios");
+
+	if (!sc || !json_object_is_type(sc, json_type_array))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(sc); i++) {
+		json_object *s = json_object_array_get_idx(sc, i);
+
+		if (streq(str(s, "name"), name))
+			return s;
+	}
+	return NULL;
+}
+
+/* " (the base alone fails too: x86_64-base)" when it does. */
+static void base_too(json_object *boots, json_object *cand, const char *arch,
+		     const char *stage, struct strbuf *sb)
+{
+	json_object *base = base_of(boots, arch), *b;
+	const char *v;
+
+	if (!base || base == cand)
+		return;
+	if (!strcmp(stage, "build")) {
+		b = get(base, "build");
+		if (!streq(str(b, "result"), "fail"))
+			return;
+	} else {
+		v = str(base, "verdict");
+		if (!v || streq(v, "BOOTED") || streq(v, "INFRA") ||
+		    streq(v, "INCOMPLETE") || streq(v, "RUNNING"))
+			return;
+	}
+	strbuf_addf(sb, " (the base alone fails too: %s)",
+		    str(get(base, "candidate"), "id"));
+}
+
+json_object *groupverdict_decide(json_object *boots,
+				 const struct groupverdict_group *g)
+{
+	json_object *o = verdict_new(g->name, g->arch);
+	json_object *cand, *cfg, *build, *dropped, *scen, *opts;
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf fails = STRBUF_INIT;
+	size_t n_opts = 0, n_own = 0, n_own_pass = 0;
+	const char *res, *v;
+
+	if (!o)
+		return NULL;
+	cand = pick(boots, g->name, g->arch);
+	if (!cand) {
+		json_object_put(o);
+		strbuf_addf(&sb, "no candidate of the plan has %s on %s",
+			    g->name, g->arch);
+		return groupverdict_skip(g->name, g->arch, NULL, sb.buf);
+	}
+	add_str(o, "candidate", str(get(cand, "candidate"), "id"));
+	cfg = get(cand, "config");
+	build = get(cand, "build");
+
+	/* What the config stage dropped from this group. */
+	dropped = json_object_new_array();
+	json_object_object_add(o, "dropped", dropped);
+	opts = get(cfg, "options");
+	for (size_t i = 0; opts && json_object_is_type(opts, json_type_array) &&
+			   i < json_object_array_length(opts);
+	     i++) {
+		json_object *op = json_object_array_get_idx(opts, i), *d;
+
+		if (!streq(str(op, "group"), g->name))
+			continue;
+		n_opts++;
+		if (streq(str(op, "status"), "kept"))
+			continue;
+		d = json_object_new_object();
+		add_str(d, "option", str(op, "option"));
+		add_str(d, "reason", str(op, "reason") ? str(op, "reason")
+						       : str(op, "reason_kind"));
+		json_object_array_add(dropped, d);
+	}
+	scen = json_object_new_array();
+	json_object_object_add(o, "scenarios", scen);
+
+	/* The stages, in order. */
+	res = str(cfg, "result");
+	if (!res) {
+		set_verdict(o, GROUPVERDICT_SKIP, "config",
+			    "the config stage did not run (run interrupted)");
+		return o;
+	}
+	if (streq(res, "fail")) {
+		strbuf_addf(&sb, "config stage failed: %s",
+			    str(cfg, "error") ? str(cfg, "error") : "?");
+		set_verdict(o, GROUPVERDICT_FAIL, "config", sb.buf);
+		return o;
+	}
+	res = str(build, "result");
+	if (!res || streq(res, "skip")) {
+		strbuf_addf(&sb, "not built: %s",
+			    str(build, "reason") ? str(build, "reason")
+						 : "the run was interrupted");
+		set_verdict(o, GROUPVERDICT_SKIP, "build", sb.buf);
+		return o;
+	}
+	if (streq(res, "fail")) {
+		strbuf_addf(&sb, "build failed: %s",
+			    str(build, "first_error") ? str(build, "first_error")
+			    : str(build, "reason")    ? str(build, "reason")
+						      : "?");
+		base_too(boots, cand, g->arch, "build", &sb);
+		set_verdict(o, GROUPVERDICT_FAIL, "build", sb.buf);
+		return o;
+	}
+	v = str(cand, "verdict");
+	if (!v || streq(v, "INCOMPLETE") || streq(v, "RUNNING")) {
+		set_verdict(o, GROUPVERDICT_SKIP, "boot",
+			    "the boot did not finish (run interrupted)");
+		return o;
+	}
+	if (!streq(v, "BOOTED")) {
+		strbuf_addf(&sb, "%s%s: %s", streq(v, "INFRA") ? "infrastructure, "
+							      : "",
+			    v, str(cand, "reason") ? str(cand, "reason") : "?");
+		if (streq(v, "INFRA")) {
+			set_verdict(o, GROUPVERDICT_SKIP, "boot", sb.buf);
+			return o;
+		}
+		base_too(boots, cand, g->arch, "boot", &sb);
+		set_verdict(o, GROUPVERDICT_FAIL, "boot", sb.buf);
+		return o;
+	}
+
+	/* The group's scenarios. */
+	for (size_t i = 0; i < g->n_scenarios; i++) {
+		const char *name = g->scenarios[i], *r, *why;
+		json_object *s = json_object_new_object(), *bs;
+		_cleanup_strbuf_ struct strbuf w = STRBUF_INIT;
+
+		if (!plan_allows(g, name)) {
+			r = "skip";
+			why = "not in the plan's scenarios";
+		} else if (!(bs = find_scenario(cand, name))) {
+			r = "error";
+			why = "the candidate's boot has no result for it";
+		} else {
+			r = str(bs, "result") ? str(bs, "result") : "error";
+			why = str(bs, "reason");
+			if (streq(r, "pending"))
+				r = "error";
+			if (streq(r, "skip") && skip_for_dropped(dropped, why, &w))
+				why = w.buf;
+		}
+		add_str(s, "name", name);
+		add_str(s, "result", r);
+		add_str(s, "reason", why);
+		json_object_array_add(scen, s);
+		if (streq(r, "fail") || streq(r, "error"))
+			strbuf_addf(&fails, "%sscenario %s %s: %s",
+				    fails.len ? "; " : "", name,
+				    streq(r, "fail") ? "failed" : "gave no result",
+				    why ? why : "?");
+		if (is_own(g, name)) {
+			n_own++;
+			if (streq(r, "pass"))
+				n_own_pass++;
+		}
+	}
+	if (fails.len) {
+		set_verdict(o, GROUPVERDICT_FAIL, "scenario", fails.buf);
+		return o;
+	}
+	if (n_own && !n_own_pass) {
+		strbuf_addstr(&sb, "nothing proved it:");
+		for (size_t i = 0; i < json_object_array_length(scen); i++) {
+			json_object *s = json_object_array_get_idx(scen, i);
+
+			if (!is_own(g, str(s, "name")))
+				continue;
+			strbuf_addf(&sb, " %s skipped (%s);", str(s, "name"),
+				    str(s, "reason") ? str(s, "reason") : "?");
+		}
+		strbuf_setlen(&sb, sb.len - 1);
+		set_verdict(o, GROUPVERDICT_SKIP, "scenario", sb.buf);
+		return o;
+	}
+	if (json_object_array_length(dropped)) {
+		size_t nd = json_object_array_length(dropped);
+
+		strbuf_addf(&sb, "%zu of %zu options dropped:", nd, n_opts);
+		for (size_t i = 0; i < nd; i++) {
+			json_object *d = json_object_array_get_idx(dropped, i);
+
+			strbuf_addf(&sb, "%s CONFIG_%s (%s)", i ? "," : "",
+				    str(d, "option"),
+				    str(d, "reason") ? str(d, "reason") : "?");
+		}
+		set_verdict(o, GROUPVERDICT_PARTIAL, NULL, sb.buf);
+		return o;
+	}
+	strbuf_addf(&sb, "%zu option%s kept, booted", n_opts,
+		    n_opts == 1 ? "" : "s");
+	for (size_t i = 0, k = 0; i < json_object_array_length(scen); i++) {
+		json_object *s = json_object_array_get_idx(scen, i);
+
+		if (streq(str(s, "result"), "pass"))
+			strbuf_addf(&sb, "%s%s", k++ ? ", " : "; passed: ",
+				    str(s, "name"));
+	}
+	set_verdict(o, GROUPVERDICT_PASS, NULL, sb.buf);
+	return o;
+}

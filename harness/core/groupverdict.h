@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * groupverdict: the verdict of one option group on one arch, from the
+ * candidates' records of a matrix run (pure).
+ *
+ * Input: the "boots" array of a matrix run.json (/work/notes/schema-matrix.md,
+ * docs/run.md): each a BOOT record extended with "candidate", "config" and
+ * "build", or a stub with "verdict": null when the candidate never booted.
+ * Output: a GROUP_VERDICT object
+ *
+ *	{ group, arch, verdict: PASS|PARTIAL|FAIL|SKIP,
+ *	  stage: config|build|boot|scenario|null, reason, candidate,
+ *	  dropped: [ { option, reason } ],
+ *	  scenarios: [ { name, result, reason } ] }
+ *
+ * The deciding candidate is the one with the group alone ("each"), else
+ * one with all groups ("all"), else any that has it.  Then, in order:
+ *   - no such candidate: SKIP (the plan or arch excludes the group);
+ *   - config stage failed: FAIL/config; build failed: FAIL/build with the
+ *     first error; the boot's verdict is not BOOTED: FAIL/boot with the
+ *     verdict and its reason (INFRA is the host's fault: SKIP/boot; a stage
+ *     not run or not finished because the run was interrupted: SKIP);
+ *   - a scenario of the group failed or gave no result: FAIL/scenario;
+ *   - none of the group's own scenarios ("boot" counts only for a group
+ *     that names nothing else) passed: SKIP/scenario;
+ *   - some options dropped: PARTIAL, naming them and why;
+ *   - else PASS.
+ * A scenario that skipped because the kernel lacks CONFIG_X, where X is a
+ * dropped option of the group, is a skip whose reason says X was dropped
+ * and why.  A scenario the plan does not run is a skip "not in the plan".
+ * For a build or boot FAIL of a candidate with groups, when the base-alone
+ * candidate of the same arch failed the same way the reason says so.
+ *
+ * Pure module: json-c objects in and out, no I/O, never logs.
+ */
+#ifndef BP_GROUPVERDICT_H
+#define BP_GROUPVERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+enum groupverdict {
+	GROUPVERDICT_PASS,
+	GROUPVERDICT_PARTIAL,
+	GROUPVERDICT_FAIL,
+	GROUPVERDICT_SKIP,
+};
+
+struct groupverdict_group {
+	const char *name;
+	const char *arch;
+	const char *const *scenarios;	/* the group's, in its order */
+	size_t n_scenarios;
+	/* The plan's scenarios (NULL: not restricted). */
+	const char *const *plan_scenarios;
+	size_t n_plan_scenarios;
+};
+
+/* A new GROUP_VERDICT (owned by the caller), NULL on allocation failure.
+ * boots may be NULL (no candidate). */
+json_object *groupverdict_decide(json_object *boots,
+				 const struct groupverdict_group *g);
+
+/* A SKIP decided outside the records (no group file for this arch...). */
+json_object *groupverdict_skip(const char *group, const char *arch,
+			       const char *stage, const char *reason);
+
+/* "PASS", "PARTIAL", "FAIL", "SKIP". */
+const char *groupverdict_name(enum groupverdict v);
+/* The verdict of a GROUP_VERDICT object; -EINVAL when it has none. */
+int groupverdict_of(json_object *gv, enum groupverdict *ret);
+
+#endif
