@@ -186,6 +186,8 @@ struct sink {
 	struct strbuf *sb;
 	size_t max;
 	bool *truncated;
+	const struct proc_cmd *cmd;
+	int stream;
 };
 
 /* Read what is there; returns false at EOF or error. */
@@ -198,6 +200,8 @@ static bool sink_read(struct sink *s)
 		return errno == EINTR || errno == EAGAIN;
 	if (n == 0)
 		return false;
+	if (s->cmd->on_output)
+		s->cmd->on_output(s->cmd->ud, s->stream, buf, (size_t)n);
 	size_t room = s->sb->len < s->max ? s->max - s->sb->len : 0;
 	size_t take = (size_t)n < room ? (size_t)n : room;
 
@@ -236,9 +240,9 @@ int proc_run(const struct proc_cmd *cmd, struct proc_result *ret)
 	int r, e;
 	struct sink sinks[2] = {
 		{ &out_p[0], &ret->out, PROC_OUT_MAX_DEFAULT,
-		  &ret->out_truncated },
+		  &ret->out_truncated, cmd, 1 },
 		{ &err_p[0], &ret->err, PROC_OUT_MAX_DEFAULT,
-		  &ret->err_truncated },
+		  &ret->err_truncated, cmd, 2 },
 	};
 
 	if (!cmd || !cmd->argv || !cmd->argv[0])
@@ -360,12 +364,19 @@ int proc_run(const struct proc_cmd *cmd, struct proc_result *ret)
 			break;
 
 		now = now_ms();
-		if (!ret->timed_out && now >= deadline) {
+		if (!ret->timed_out && !ret->cancelled && cmd->cancel &&
+		    *cmd->cancel) {
+			ret->cancelled = true;
+			kill(-pid, SIGTERM);
+			kill_at = now + grace;
+		}
+		if (!ret->timed_out && !ret->cancelled && now >= deadline) {
 			ret->timed_out = true;
 			kill(-pid, SIGTERM);
 			kill_at = now + grace;
 		}
-		if (ret->timed_out && !sent_kill && now >= kill_at) {
+		if ((ret->timed_out || ret->cancelled) && !sent_kill &&
+		    now >= kill_at) {
 			kill(-pid, SIGKILL);
 			sent_kill = true;
 			give_up_at = now + grace;
@@ -378,7 +389,8 @@ int proc_run(const struct proc_cmd *cmd, struct proc_result *ret)
 		wait = 100;
 		if (!ret->timed_out && deadline - now < wait)
 			wait = deadline - now;
-		if (ret->timed_out && !sent_kill && kill_at - now < wait)
+		if ((ret->timed_out || ret->cancelled) && !sent_kill &&
+		    kill_at - now < wait)
 			wait = kill_at - now;
 		if (wait < 0)
 			wait = 0;
@@ -456,6 +468,8 @@ void proc_result_describe(const struct proc_result *r, unsigned timeout_ms,
 	if (r->timed_out)
 		strbuf_addf(sb, "timed out after %u.%u s", timeout_ms / 1000,
 			    timeout_ms % 1000 / 100);
+	else if (r->cancelled)
+		strbuf_addstr(sb, "cancelled (interrupted)");
 	else if (r->term_signal)
 		strbuf_addf(sb, "killed by signal %d (%s)", r->term_signal,
 			    strsignal(r->term_signal));

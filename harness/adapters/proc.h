@@ -28,6 +28,7 @@
 #ifndef BP_PROC_H
 #define BP_PROC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -43,6 +44,17 @@ struct proc_cmd {
 	size_t err_max;			/* 0: PROC_OUT_MAX_DEFAULT */
 	unsigned timeout_ms;		/* 0: no timeout */
 	unsigned kill_grace_ms;		/* 0: PROC_KILL_GRACE_DEFAULT */
+	/*
+	 * When *cancel becomes non-zero (a signal handler sets it), the
+	 * child's group is ended as on a timeout and ret->cancelled is set.
+	 */
+	volatile sig_atomic_t *cancel;
+	/*
+	 * Called with every chunk of output as it arrives (stream 1 or 2),
+	 * whatever the capture bounds keep: a live log.  NULL: none.
+	 */
+	void (*on_output)(void *ud, int stream, const char *buf, size_t n);
+	void *ud;
 };
 
 #define PROC_OUT_MAX_DEFAULT (1024 * 1024)
@@ -53,6 +65,7 @@ struct proc_result {
 	int exit_status;
 	int term_signal;	/* killed by this signal, else 0 */
 	bool timed_out;		/* we killed it because of the timeout */
+	bool cancelled;		/* we killed it because *cmd->cancel was set */
 	struct strbuf out, err;	/* captured stdout / stderr (owned) */
 	bool out_truncated, err_truncated;
 	long elapsed_ms;
@@ -73,7 +86,8 @@ int proc_run(const struct proc_cmd *cmd, struct proc_result *ret);
 /* True when the child exited by itself with status 0. */
 static inline bool proc_result_ok(const struct proc_result *r)
 {
-	return r->exited && r->exit_status == 0 && !r->timed_out;
+	return r->exited && r->exit_status == 0 && !r->timed_out &&
+	       !r->cancelled;
 }
 
 /* Free the captured output and reset to PROC_RESULT_INIT. */

@@ -198,6 +198,75 @@ static void test_timeout_kills_group(void **state)
 	assert_string_equal(d.buf, "timed out after 0.3 s");
 }
 
+struct seen {
+	struct strbuf out, err;
+	volatile sig_atomic_t *cancel;
+};
+
+static void on_output(void *ud, int stream, const char *buf, size_t n)
+{
+	struct seen *s = ud;
+
+	strbuf_add(stream == 1 ? &s->out : &s->err, buf, n);
+	if (s->cancel && strstr(s->out.buf, "ready"))
+		*s->cancel = 1;
+}
+
+static void test_on_output_sees_everything(void **state)
+{
+	/* 20000 bytes on stdout, more than the capture keeps */
+	const char *argv[] = { "sh", "-c",
+			       "i=0; while [ $i -lt 2000 ]; do echo 123456789; "
+			       "i=$((i+1)); done; echo e >&2",
+			       NULL };
+	struct seen s = { STRBUF_INIT, STRBUF_INIT, NULL };
+	struct proc_cmd cmd = { .argv = argv, .out_max = 10,
+				.on_output = on_output, .ud = &s };
+	RESULT(r);
+
+	assert_int_equal(proc_run(&cmd, &r), 0);
+	assert_true(proc_result_ok(&r));
+	assert_int_equal(r.out.len, 10);
+	assert_true(r.out_truncated);
+	assert_int_equal(s.out.len, 20000);
+	assert_memory_equal(s.out.buf, r.out.buf, 10);
+	assert_string_equal(s.err.buf, "e\n");
+	strbuf_release(&s.out);
+	strbuf_release(&s.err);
+}
+
+static void test_cancel_kills_group(void **state)
+{
+	/* Cancelled as soon as it says "ready" (as a signal handler would
+	 * set the flag); the grandchild must die with it. */
+	const char *argv[] = { "sh", "-c", "sleep 30 & echo $!; echo ready; wait",
+			       NULL };
+	volatile sig_atomic_t cancel = 0;
+	struct seen s = { STRBUF_INIT, STRBUF_INIT, &cancel };
+	struct proc_cmd cmd = { .argv = argv, .timeout_ms = 20000,
+				.cancel = &cancel, .on_output = on_output,
+				.ud = &s };
+	_cleanup_strbuf_ struct strbuf d = STRBUF_INIT;
+	pid_t grandchild;
+	RESULT(r);
+
+	assert_int_equal(proc_run(&cmd, &r), 0);
+	assert_true(r.cancelled);
+	assert_false(r.timed_out);
+	assert_false(proc_result_ok(&r));
+	assert_int_equal(r.term_signal, SIGTERM);
+	assert_true(r.elapsed_ms < 5000);
+	grandchild = (pid_t)atoi(r.out.buf);
+	assert_true(grandchild > 0);
+	for (int i = 0; i < 50 && pid_alive(grandchild); i++)
+		usleep(20000);
+	assert_false(pid_alive(grandchild));
+	proc_result_describe(&r, cmd.timeout_ms, &d);
+	assert_string_equal(d.buf, "cancelled (interrupted)");
+	strbuf_release(&s.out);
+	strbuf_release(&s.err);
+}
+
 static void test_timeout_sigkill(void **state)
 {
 	/* SIGTERM ignored (and inherited as ignored by sleep): SIGKILL. */
@@ -296,6 +365,8 @@ int main(void)
 		cmocka_unit_test(test_cwd),
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_timeout_sigkill),
+		cmocka_unit_test(test_on_output_sees_everything),
+		cmocka_unit_test(test_cancel_kills_group),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_dry_run),
 	};
