@@ -2,6 +2,7 @@
 #include "paths.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,4 +57,38 @@ int mkdir_p(const char *path, unsigned mode)
 	if (mkdir(p, mode) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+static int has_groups(const char *dir)
+{
+	_cleanup_free_ char *p = path_join(dir, "scenarios/groups");
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *bp_data_dir(void)
+{
+	const char *e = getenv("BOOTPROOF_DATADIR");
+	char buf[PATH_MAX];
+	ssize_t n;
+
+	if (e && *e)
+		return strdup(e);
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		for (int up = 0; up < 4; up++) {
+			char *slash = strrchr(buf, '/');
+
+			if (!slash || slash == buf)
+				break;
+			*slash = '\0';
+			if (has_groups(buf))
+				return strdup(buf);
+		}
+	}
+	if (getcwd(buf, sizeof(buf)) && has_groups(buf))
+		return strdup(buf);
+	return NULL;
 }

@@ -20,6 +20,15 @@ char *bp_cache_dir(void);
  */
 char *path_join(const char *dir, const char *rel);
 
+/*
+ * The project's data directory (the source checkout holding scenarios/ and
+ * harness/kconfig-explain/): $BOOTPROOF_DATADIR when set, else the nearest
+ * ancestor (up to three levels) of the running executable's directory that
+ * has a scenarios/groups/ directory, else the current directory when it has
+ * one.  Returns a malloc'd path, or NULL when none is found.
+ */
+char *bp_data_dir(void);
+
 /* mkdir -p with mode for every created component.  0 or -errno. */
 int mkdir_p(const char *path, unsigned mode);
 
