@@ -109,6 +109,7 @@ struct block {
 	struct strbuf report;
 	size_t kept_lines;
 	bool sep_opened;		/* started by a ===== line */
+	bool cut_opened;		/* started by a cut here line */
 	bool die_seen;			/* die header "[#N]" seen */
 	enum trace_state trace;
 	bool frames_done;		/* the first call trace is over */
@@ -335,21 +336,21 @@ static bool skips_irq_frames(int kind)
 	       kind == CONSOLE_RCU_STALL;
 }
 
-/* "RIP:", "RAX:", "R10:", "EFLAGS:", "CR2:", "Code:": a register dump line
- * (x86_64 and i386). */
+/* The first word of each line of an x86_64 or i386 register dump
+ * (__show_regs, show_iret_regs). */
 static bool is_register_line(const char *t)
 {
-	size_t n = 0;
+	static const char *const regs[] = {
+		"RIP: ", "EIP: ", "Code: ", "RSP: ", "ESP: ", "RAX: ", "EAX: ",
+		"RDX: ", "EDX: ", "RBP: ", "EBP: ", "ESI: ", "R10: ", "R13: ",
+		"FS: ",	 "CS: ",  "DS: ",   "CR0: ", "CR2: ", "DR0: ", "DR3: ",
+		"DR6: ", "PKRU: ",
+	};
 
-	if (startswith(t, "Code: ") || startswith(t, "PKRU: "))
-		return true;
-	if (startswith(t, "CPU: ") || startswith(t, "PID: "))
-		return false;
-	if (!(t[0] >= 'A' && t[0] <= 'Z'))
-		return false;
-	while (n < 7 && ((t[n] >= 'A' && t[n] <= 'Z') || is_digit(t[n])))
-		n++;
-	return n >= 2 && t[n] == ':' && (t[n + 1] == ' ' || !t[n + 1]);
+	for (size_t i = 0; i < ELEMENTSOF(regs); i++)
+		if (startswith(t, regs[i]))
+			return true;
+	return false;
 }
 
 /* Lines that may follow a finished call trace within the same report. */
@@ -547,6 +548,13 @@ static void block_append(struct block *b, const char *t, size_t len,
 	}
 }
 
+/* Will this report print an end line ("---[ end ...", =====)? */
+static bool expects_marker(const struct block *b)
+{
+	return b->cut_opened || b->die_seen || b->p.kind == CONSOLE_PANIC ||
+	       (b->sep_opened && closes_on_separator(b->p.kind));
+}
+
 static void block_close(struct console *c, enum console_end end)
 {
 	struct block *b = &c->blk;
@@ -554,6 +562,11 @@ static void block_close(struct console *c, enum console_end end)
 
 	if (!b->open)
 		return;
+	/* A report without end line whose call trace is complete is over,
+	 * whatever comes next. */
+	if ((end == CONSOLE_END_NEXT || end == CONSOLE_END_STREAM) &&
+	    b->trace == TRACE_DONE && !expects_marker(b))
+		end = CONSOLE_END_SHAPE;
 	p->end = end;
 	p->report = strbuf_detach(&b->report, &p->report_len);
 	compute_signature(p);
@@ -604,6 +617,7 @@ static void block_open(struct console *c, int kind, const char *t,
 		size_t start = 0;
 
 		b->sep_opened = o->sep;
+		b->cut_opened = !o->sep;
 		p->first_lineno = o->lineno[0];
 		for (size_t i = 0; i < o->n; i++) {
 			block_append(b, o->text.buf + start, o->end[i] - start,
@@ -662,6 +676,9 @@ static bool block_fits(struct block *b, const char *t)
 	/* TRACE_DONE */
 	if (b->sep_opened && closes_on_separator(b->p.kind))
 		return true;	/* KASAN & co. go on until their ===== */
+	if (b->p.kind == CONSOLE_PANIC)
+		return true;	/* "Shutting down cpus with NMI", "Kernel
+				   Offset:", "Rebooting in", until its end */
 	return is_trailer(t);
 }
 

@@ -50,13 +50,19 @@
  *     at the closing `=====` line of a report opened by one (KASAN, KFENCE,
  *     KCSAN, KMSAN, UBSAN before 6.5) (CONSOLE_END_MARKER, line included);
  *   - when the report visibly ends: after its call trace (a line that is
- *     neither a trace entry nor a register/trailer line), or at a line
+ *     neither a trace entry nor a register/trailer line; not for PANIC,
+ *     which goes on to its end line), or at a line
  *     without timestamp when the title had one, or after a gap of more than
  *     CONSOLE_BLOCK_GAP_S seconds (not for PANIC) (CONSOLE_END_SHAPE, line
  *     excluded);
  *   - at the next report, a "cut here" line, a kernel banner, firmware
  *     output or a reboot/power-off message (CONSOLE_END_NEXT);
  *   - at console_finish (CONSOLE_END_STREAM: the report was cut off).
+ * A report that prints no end line (soft lockup, hung task, RCU stall...:
+ * not opened by "cut here" or =====, no die header, not PANIC) and whose
+ * call trace is complete ends CONSOLE_END_SHAPE even when the next report
+ * or the end of the stream is what closes it; so NEXT and STREAM always
+ * mean the report was interrupted.
  * Nesting: a `BUG:`/`kernel BUG at` report followed, before its call trace,
  * by the die header (`Oops: ...: 0000 [#1] ...`, or on kernels before 6.7
  * `invalid opcode: 0000 [#1] ...`) is ONE problem of the first kind.  A

@@ -769,6 +769,8 @@ static char *perturb(const char *in)
 		if ((i == 0 || in[i - 1] == '\n') && ch == '[') {
 			const char *e = strchr(in + i, ']');
 
+			if (!e)
+				e = in + i + 1;
 			strbuf_addch(&sb, '[');
 			for (const char *q = in + i + 1; q < e; q++)
 				strbuf_addch(&sb, *q >= '0' && *q < '9' ? *q + 1 : *q);
@@ -786,7 +788,7 @@ static char *perturb(const char *in)
 			num = true;
 		if (i >= 4 && !strncmp(in + i - 4, ": ff", 4))
 			num = true;	/* RSP: 0018:ffffc900... */
-		if (num) {
+		if (num && ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'))) {
 			while ((in[i] >= '0' && in[i] <= '9') ||
 			       (in[i] >= 'a' && in[i] <= 'f')) {
 				strbuf_addch(&sb, in[i] == '9'	 ? '1'
@@ -1063,6 +1065,51 @@ static void test_block_ends_without_marker(void **state)
 	assert_int_equal(console_problem(c, 1)->last_lineno, 5);
 	assert_int_equal(console_problem(c, 2)->end, CONSOLE_END_NEXT);
 	assert_int_equal(console_problem(c, 2)->last_lineno, 7);
+}
+
+/* NEXT and STREAM mean interrupted; a finished report without end line
+ * is SHAPE whatever closes it. */
+static void test_end_kinds(void **state)
+{
+	_cleanup_console_ struct console *c = parse(
+		"[    1.000000] INFO: task a:1 blocked for more than 5 seconds.\n"
+		"[    1.000001] Call Trace:\n"
+		"[    1.000002]  <TASK>\n"
+		"[    1.000003]  schedule+0x1/0x2\n"
+		"[    1.000004]  </TASK>\n"
+		"[    1.000005] INFO: task a:1 blocked for more than 10 seconds.\n"
+		"[    1.000006] Call Trace:\n"
+		"[    1.000007]  <TASK>\n"
+		"[    1.000008]  schedule+0x1/0x2\n"
+		"[    1.000009] ------------[ cut here ]------------\n"
+		"[    1.000010] WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n"
+		"[    1.000011] Call Trace:\n"
+		"[    1.000012]  <TASK>\n"
+		"[    1.000013]  f+0x1/0x2\n"
+		"[    1.000014]  </TASK>\n"
+		"[    1.000015] Kernel panic - not syncing: panic_on_warn set ...\n"
+		"[    1.000016] Kernel Offset: disabled\n"
+		"[    1.000017] ---[ end Kernel panic - not syncing: panic_on_warn set ... ]---\n"
+		"[    1.000018] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [sh:1]\n"
+		"[    1.000019] Call Trace:\n"
+		"[    1.000020]  <TASK>\n"
+		"[    1.000021]  f+0x1/0x2\n"
+		"[    1.000022]  </TASK>\n",
+		NULL);
+	static const enum console_end want[] = {
+		CONSOLE_END_SHAPE,	/* trace complete, then the next one */
+		CONSOLE_END_NEXT,	/* cut inside its trace */
+		CONSOLE_END_NEXT,	/* no ---[ end trace: interrupted */
+		CONSOLE_END_MARKER,
+		CONSOLE_END_SHAPE,	/* complete when the stream ends */
+	};
+
+	assert_int_equal(console_n_problems(c), ELEMENTSOF(want));
+	for (size_t i = 0; i < ELEMENTSOF(want); i++)
+		if (console_problem(c, i)->end != want[i])
+			fail_msg("problem %zu: end %s, want %s", i,
+				 console_end_name(console_problem(c, i)->end),
+				 console_end_name(want[i]));
 }
 
 static void test_panic_signature_reason(void **state)
@@ -1561,6 +1608,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lockup_irq_frames),
 		cmocka_unit_test(test_first_trace_only),
 		cmocka_unit_test(test_block_ends_without_marker),
+		cmocka_unit_test(test_end_kinds),
 		cmocka_unit_test(test_panic_signature_reason),
 		cmocka_unit_test(test_report_bounds),
 		cmocka_unit_test(test_problem_cap),
