@@ -789,7 +789,8 @@ static int milestone_of(const struct console *c, const char *t, double ts)
 	const char *s = t;
 
 	if (startswith(t, "SeaBIOS (version") || startswith(t, "iPXE (") ||
-	    startswith(t, "Booting from ") || startswith(t, "BdsDxe: "))
+	    startswith(t, "Booting from ") || startswith(t, "BdsDxe: ") ||
+	    startswith(t, "EFI stub: "))
 		return CONSOLE_MS_FIRMWARE;
 	if (startswith(t, "Linux version ") &&
 	    is_digit(t[strlen("Linux version ")]) &&

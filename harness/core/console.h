@@ -113,7 +113,8 @@
 #define CONSOLE_BLOCK_GAP_S 5.0
 
 enum console_milestone {
-	CONSOLE_MS_FIRMWARE,	  /* SeaBIOS, iPXE, "Booting from ", BdsDxe: */
+	CONSOLE_MS_FIRMWARE,	  /* SeaBIOS, iPXE, "Booting from ", OVMF's
+				     "BdsDxe: ", "EFI stub: " */
 	CONSOLE_MS_KERNEL_BANNER, /* "Linux version <digit>..." */
 	CONSOLE_MS_ROOT_MOUNTED,  /* "VFS: Mounted root (", or after init
 				     started: an ext2/3/4 "mounted filesystem"
