@@ -1330,7 +1330,8 @@ const struct ktap_test *ktap_test_find(const struct ktap_test *t,
 			continue;
 		if (!path[n])
 			return c;
-		if (path[n] != '/')
+		/* "x/" is a name ending in '/', not x */
+		if (path[n] != '/' || !path[n + 1])
 			continue;
 		found = ktap_test_find(c, path + n + 1);
 		if (found)

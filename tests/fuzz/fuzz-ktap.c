@@ -122,6 +122,9 @@ static void walk(struct state *s, const struct ktap_test *root,
 				struct strbuf q = STRBUF_INIT;
 
 				ktap_test_path(f, &q);
+				if (strcmp(p.buf, q.buf))
+					fprintf(stderr, "path \"%s\" finds \"%s\"\n",
+						p.buf, q.buf);
 				FUZZ_CHECK(!strcmp(p.buf, q.buf));
 				strbuf_release(&q);
 			}

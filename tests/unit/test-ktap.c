@@ -655,6 +655,21 @@ static void test_find(void **state)
 	assert_string_equal(sb.buf, "bpf/map");
 }
 
+/* A path ending in '/' names a test whose name ends so, not its parent
+ * (found by fuzzing: tests/fuzz/regress/ktap/find-trailing-slash). */
+static void test_find_trailing_slash(void **state)
+{
+	_cleanup_ktap_ struct ktap *k = parse("KTAP version 1\n"
+					      "1..2\n"
+					      "ok 1 boot\n"
+					      "ok 2 boot/\n");
+	const struct ktap_test *root = ktap_root(k);
+
+	assert_int_equal(ktap_test_find(root, "boot/")->number, 2);
+	assert_int_equal(ktap_test_find(root, "boot")->number, 1);
+	assert_null(ktap_test_find(root, "bpf/"));
+}
+
 /* ------------------------------------------------------------ hostile */
 
 static void test_no_ktap_and_header_only(void **state)
@@ -1171,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(test_yaml),
 		cmocka_unit_test(test_multiple_documents),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_find_trailing_slash),
 		cmocka_unit_test(test_no_ktap_and_header_only),
 		cmocka_unit_test(test_plan_zero_and_bad_plans),
 		cmocka_unit_test(test_huge_numbers),
