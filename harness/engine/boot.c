@@ -30,13 +30,15 @@
 /* The host half of kgdb: gdb's whole session. */
 #define GDB_TIMEOUT_MS 60000
 #define MAX_SCENARIOS 32
+/* Least time between two records handed to on_update. */
+#define UPDATE_MIN_MS 1000
 
 struct session {
 	const struct boot_request *req;
 	struct console *con;
 	struct ktap *ktap;
 	FILE *log;
-	long long t0, t_init, panic_at;
+	long long t0, t_init, panic_at, last_update;
 	bool updated;
 	bool agent_done_line;
 	/* kgdb */
@@ -109,13 +111,21 @@ static void on_line(const struct console_line *l, void *ud)
 	struct session *s = ud;
 	const char *t = l->text;
 
-	ktap_feed_line(s->ktap, t, l->len);
-	if (strstr(t, "# bootproof-agent: done"))
-		s->agent_done_line = true;
-	if (!s->panic_at && strstr(t, "Kernel panic - not syncing"))
+	/* The kernel's own words start the line (a kernel message printed
+	 * mid-line is split off by the console parser); a quote of them in
+	 * the agent's output is not a panic. */
+	if (!s->panic_at && !strncmp(t, "Kernel panic - not syncing", 26))
 		s->panic_at = now_ms();
-	if (s->kgdb_wanted && strstr(t, "# kgdb: ready"))
-		s->kgdb_ready = true;
+	/* A line with a printk timestamp is a kernel message: never the
+	 * agent's KTAP or notes, whatever it says (the agent writes to
+	 * /dev/console, without timestamps). */
+	if (l->timestamp < 0) {
+		ktap_feed_line(s->ktap, t, l->len);
+		if (strstr(t, "# bootproof-agent: done"))
+			s->agent_done_line = true;
+		if (s->kgdb_wanted && strstr(t, "# kgdb: ready"))
+			s->kgdb_ready = true;
+	}
 	if (s->kgdb_ready && !s->kgdb_ran &&
 	    (strstr(t, "Entering KGDB") || strstr(t, "KGDB or $3#33") ||
 	     strstr(t, "Waiting for connection from remote gdb")))
@@ -358,9 +368,15 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 static void maybe_update(struct session *s)
 {
 	json_object *rec;
+	long long t = now_ms();
 
-	if (!s->updated || !s->req->on_update)
+	/* At most one record a second: a guest printing results as fast as
+	 * it can must not have the whole record rebuilt and saved for every
+	 * poll. */
+	if (!s->updated || !s->req->on_update ||
+	    (s->last_update && t - s->last_update < UPDATE_MIN_MS))
 		return;
+	s->last_update = t;
 	s->updated = false;
 	rec = build_record(s, NULL, NULL);
 	s->req->on_update(s->req->ud, rec);

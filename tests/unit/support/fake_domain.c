@@ -2,6 +2,7 @@
 #include "fake_domain.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@ struct guest {
 	struct strbuf data;
 	size_t pos;
 	enum guest_state state;
+	bool gen_done;
 	char chunk[65536];
 };
 
@@ -62,9 +64,28 @@ static int fpoll(struct guest *g, int timeout_ms, struct guest_event *ev)
 			n = sizeof(g->chunk);
 		memcpy(g->chunk, g->data.buf + g->pos, n);
 		g->pos += n;
+		g->f->bytes += n;
 		ev->data = g->chunk;
 		ev->len = n;
 		return 0;
+	}
+	if (g->f->gen && !g->gen_done && g->state == GUEST_RUNNING) {
+		ssize_t r = g->f->gen(g->f->gen_ud, g->chunk,
+				      chunk < sizeof(g->chunk) ? chunk
+							       : sizeof(g->chunk));
+
+		if (r > 0) {
+			g->f->bytes += (size_t)r;
+			ev->data = g->chunk;
+			ev->len = (size_t)r;
+			return 0;
+		}
+		if (r == 0) {
+			usleep((useconds_t)(timeout_ms > 20 ? 20 : timeout_ms) *
+			       1000);
+			return 0;
+		}
+		g->gen_done = true;
 	}
 	if (g->state == GUEST_RUNNING && g->f->end != GUEST_RUNNING) {
 		g->state = g->f->end;

@@ -4,12 +4,15 @@
  * libvirt adapter itself: that is tested against a real libvirtd in
  * tests/integration/).  It "runs" a guest by replaying a recorded console
  * log in chunks of a given size, then ends in a given state, or never
- * ends, or fails to start.
+ * ends, or fails to start.  After the log (or instead of it) a generator
+ * can make the guest's output as it goes: an endless flood, a guest that
+ * pauses, anything a hostile guest could print.
  */
 #ifndef BP_FAKE_DOMAIN_H
 #define BP_FAKE_DOMAIN_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "adapters/virt.h"
 
@@ -21,8 +24,17 @@ struct fake_domain {
 	int start_error;	/* < 0: start fails with this and err text */
 	const char *start_err_text;
 	volatile sig_atomic_t *interrupt_at_end; /* set it after the log */
+	/*
+	 * Called at each poll once the log is replayed: write at most max
+	 * bytes to buf and return how many (> 0), 0 for a poll with nothing
+	 * printed (the guest is silent for now), or < 0 when the guest will
+	 * print nothing more (then end applies).  NULL: no generator.
+	 */
+	ssize_t (*gen)(void *gen_ud, char *buf, size_t max);
+	void *gen_ud;
 	/* what the engine did */
 	int started, destroyed, freed;
+	unsigned long long bytes; /* bytes the guest printed */
 	char *xml;		/* the XML start was given (owned) */
 };
 
