@@ -4,7 +4,7 @@
 #  - x86_64_defconfig + every x86_64 seed group: only CGROUP_DMEM dropped
 #    (unknown); the stale base lines: SECURITY_SELINUX_DISABLE (unknown),
 #    PRINT_QUOTA_WARNING (depends on BROKEN), LOGITECH_FF only when the tree
-#    no longer defines it; exit 1
+#    no longer defines it; exit 1 (CGROUP_DMEM dropped)
 #  - CONFIG_KVM_INTEL=y with # CONFIG_KVM is not set: unmet dependency
 #    naming KVM; CONFIG_KVM=m with CONFIG_KVM_INTEL=y: limited to m; a later
 #    fragment overriding an earlier one; an int out of its range
