@@ -109,7 +109,8 @@ static void mount_all(void)
 			/* Sysfs directories cannot be created: their absence
 			 * says the kernel lacks the file system. */
 			if (mkdir(mounts[i].dir, 0755) < 0 && errno != EEXIST)
-				e = errno;
+				e = strncmp(mounts[i].dir, "/sys/", 5) ? errno
+								       : ENOENT;
 			if (!e && mount(mounts[i].src, mounts[i].dir,
 					mounts[i].type, mounts[i].flags,
 					NULL) < 0)

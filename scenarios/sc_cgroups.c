@@ -253,6 +253,8 @@ static enum check_result check_controllers(struct tctx *t)
 /* Controller i usable?  Otherwise the result for a check that needs it. */
 static bool need_ctrl(struct tctx *t, size_t i, enum check_result *ret)
 {
+	if (!cgroup2_ready(t, ret))
+		return false;
 	switch (ctrl_state[i]) {
 	case CTRL_ON:
 		return true;
