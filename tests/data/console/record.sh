@@ -7,7 +7,7 @@
 #   kernel-x86_64 kernel-i386   build the 6.12 kernels (tinyconfig + fragments)
 #   initramfs-x86_64 initramfs-i386 debian-rootfs
 #   logs                        every log below (builds what it needs)
-#   <name>                      one log, e.g. lkdtm-warning-1 (see list_logs)
+#   <name>                      one log, e.g. x86_64-lkdtm-warning-1
 #   list                        print the log names
 #
 # Environment (defaults in brackets):
@@ -22,8 +22,11 @@
 #   JOBS  make -j                               [2]
 #   CC    kernel compiler                       [ccache gcc if ccache exists]
 # Needs: qemu-system-x86, busybox-static, e2fsprogs, cpio, kernel build deps.
-# Everything runs under TCG (no KVM); a full run takes roughly half an hour
-# plus the kernel builds.
+# Everything runs under TCG (no KVM).  The boots take about 20 minutes on an
+# idle 2-core host; each kernel build 30-60 minutes (less with a warm ccache).
+# Boot logs recorded on an overloaded host pick up spurious soft lockups and
+# timer failures (see the *-starved.log files): record on a quiet host.
+# dpkg --add-architecture i386 (for busybox-static:i386) needs root.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
