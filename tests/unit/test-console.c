@@ -903,6 +903,55 @@ static void test_bug_oops_panic(void **state)
 	}
 }
 
+/* i386 (arch/x86/kernel/process_32.c, dumpstack_32.c): EIP without CS,
+ * E*X registers, no <TASK> markers around the task stack. */
+static void test_i386_report(void **state)
+{
+	_cleanup_console_ struct console *c = parse(
+		"[    3.000000] INFO: task init:48 blocked for more than 5 seconds.\n"
+		"[    3.000001] task:init            state:D stack:0     pid:48\n"
+		"[    3.000002] Call Trace:\n"
+		"[    3.000003]  __schedule+0x1f4/0x5a0\n"
+		"[    3.000004]  schedule+0x1d/0x80\n"
+		"[    3.000005]  lkdtm_HUNG_TASK+0x14/0x20\n"
+		"[    3.000006]  ? entry_SYSENTER_32+0x9f/0xf2\n"
+		"[    3.000007]  do_SYSENTER_32+0x15/0x20\n"
+		"[    3.000008] EIP: 0xb7f0c559\n"
+		"[    3.000009] Code: 03 74 c0 01 10 05 03 74 b8 01 10 06 03 74 b4 01\n"
+		"[    3.000010] EAX: ffffffda EBX: 00000001 ECX: 08b0a0f0 EDX: 00000009\n"
+		"[    3.000011] ESI: 08b070f0 EDI: 00000009 EBP: bfa7ba88 ESP: bfa7ba58\n"
+		"[    3.000012] DS: 007b ES: 007b FS: 0000 GS: 0033 SS: 007b EFLAGS: 00000246\n"
+		"[    3.000013] random: crng init done\n"
+		"[    4.000000] ------------[ cut here ]------------\n"
+		"[    4.000001] WARNING: CPU: 0 PID: 47 at drivers/misc/lkdtm/bugs.c:112 lkdtm_WARNING+0x8/0x10\n"
+		"[    4.000002] CPU: 0 UID: 0 PID: 47 Comm: init Not tainted 6.12.118 #1\n"
+		"[    4.000003] EIP: lkdtm_WARNING+0x8/0x10\n"
+		"[    4.000004] Code: 00 00 00 00\n"
+		"[    4.000005] EAX: c1234567 EBX: 00000000 ECX: 00000000 EDX: 00000000\n"
+		"[    4.000006] CR0: 80050033 CR2: 08080000 CR3: 01a2b000 CR4: 00000690\n"
+		"[    4.000007] Call Trace:\n"
+		"[    4.000008]  lkdtm_do_action+0x10/0x20\n"
+		"[    4.000009]  direct_entry.cold+0x5/0x9\n"
+		"[    4.000010] ---[ end trace 0000000000000000 ]---\n",
+		NULL);
+	const struct console_problem *p;
+
+	assert_int_equal(console_n_problems(c), 2);
+	p = console_problem(c, 0);
+	assert_int_equal(p->kind, CONSOLE_HUNG_TASK);
+	assert_int_equal(p->last_lineno, 13);
+	assert_int_equal(p->end, CONSOLE_END_SHAPE);
+	assert_int_equal(p->n_frames, 4);
+	assert_string_equal(p->frames[3], "do_SYSENTER_32");
+	p = console_problem(c, 1);
+	assert_int_equal(p->kind, CONSOLE_WARNING);
+	assert_int_equal(p->first_lineno, 15);
+	assert_int_equal(p->end, CONSOLE_END_MARKER);
+	assert_int_equal(p->n_frames, 3);
+	assert_string_equal(p->frames[0], "lkdtm_WARNING");
+	assert_string_equal(p->frames[2], "direct_entry");
+}
+
 /* A second oops while the first is open, and an Oops without a BUG line. */
 static void test_oops_nesting(void **state)
 {
@@ -1605,6 +1654,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_signature_stable),
 		cmocka_unit_test(test_signature_differs),
 		cmocka_unit_test(test_bug_oops_panic),
+		cmocka_unit_test(test_i386_report),
 		cmocka_unit_test(test_oops_nesting),
 		cmocka_unit_test(test_separator_reports),
 		cmocka_unit_test(test_lockup_irq_frames),
