@@ -93,6 +93,10 @@ void gdbout_parse(const char *text, size_t len, struct gdbout *g)
 			 (strstr(line, "[Inferior") && strstr(line, "detached")))
 			g->detached = true;
 	}
+	/* gdb -batch does not always print "Remote debugging using": having
+	 * read frames or memory from the target proves the connection. */
+	if (g->n_frames || g->have_banner)
+		g->connected = true;
 }
 
 static bool has_frame(const struct gdbout *g, const char *const *names)

@@ -20,7 +20,8 @@ struct gdbout {
 	bool have_banner;
 	char banner[512];	/* linux_banner, unescaped, without "\n" */
 	bool detached;		/* "Detaching from program" / "[Inferior 1 ... detached]" */
-	bool connected;		/* "Remote debugging using" */
+	bool connected;		/* "Remote debugging using", or frames or
+				 * memory were read from the target */
 };
 
 /* Parse gdb's stdout+stderr.  Never fails; what is not found stays

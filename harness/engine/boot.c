@@ -43,7 +43,7 @@ struct session {
 	bool agent_done_line;
 	/* kgdb */
 	int kgdb_port;
-	bool kgdb_wanted, kgdb_ready, kgdb_go, kgdb_ran;
+	bool kgdb_wanted, kgdb_ready, kgdb_poked, kgdb_go, kgdb_ran;
 	int kgdb_err;
 	struct gdbout gdb;
 	struct kgdb_check kgdb_check;
@@ -527,6 +527,32 @@ static void run_kgdb(struct session *s)
 	s->updated = true;
 }
 
+/*
+ * The kgdb handshake (docs/scenarios.md): the guest enters the debugger
+ * only once the host has shown it is there, so that it can never hang
+ * forever.  One byte on the kgdb serial port is that sign ('+', which kgdb
+ * ignores); QEMU's socket takes one client at a time, so close at once.
+ */
+static void kgdb_poke(struct session *s)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int fd;
+
+	s->kgdb_poked = true;
+	a.sin_port = htons((uint16_t)s->kgdb_port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    write(fd, "+", 1) == 1)
+		progress(s, "kgdb: guest ready, told it the debugger is here");
+	else
+		progress(s, "kgdb: cannot reach the kgdb port %d: %s",
+			 s->kgdb_port, strerror(errno));
+	close(fd);
+}
+
 static void end_from_state(struct session *s, const struct guest_event *ev)
 {
 	switch (ev->state) {
@@ -601,6 +627,8 @@ static void follow(struct session *s)
 			end_from_state(s, &ev);
 			return;
 		}
+		if (s->kgdb_ready && !s->kgdb_poked)
+			kgdb_poke(s);
 		if (s->kgdb_go && !s->kgdb_ran) {
 			long long t1 = now_ms();
 			run_kgdb(s);
