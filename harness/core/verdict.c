@@ -136,9 +136,12 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 		return;
 	}
 	if (in->end == BOOT_END_QEMU_FAILED) {
-		ret->verdict = VERDICT_CRASHED;
-		SETR(ret, "%s; last milestone: %s",
-		     in->end_reason ? in->end_reason : "QEMU died", last);
+		/* The emulator died or was killed from outside: the host's
+		 * failure.  A guest that resets itself (triple fault) ends
+		 * as a stop, below, and is CRASHED. */
+		ret->verdict = VERDICT_INFRA;
+		SETR(ret, "QEMU died: %s; last milestone: %s",
+		     in->end_reason ? in->end_reason : "no reason given", last);
 		return;
 	}
 	/* It stopped by itself. */

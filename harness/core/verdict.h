@@ -9,8 +9,9 @@
  *             KFENCE/lockup/... that were not allowed (--allow)
  *   HUNG      no end before the timeout: the last milestone is named
  *   CRASHED   the guest died without a panic message (triple fault reset,
- *             power-off before the agent finished, QEMU killed)
- *   INFRA     libvirt or QEMU failed: not the kernel's fault
+ *             power-off before the agent finished)
+ *   INFRA     libvirt or QEMU failed (QEMU died or was killed, libvirtd
+ *             went away): not the kernel's fault
  *
  * An interrupted run has no verdict of its own: it is INCOMPLETE.
  */

@@ -154,7 +154,7 @@ static void test_crashed(void **state)
 	in.end = BOOT_END_QEMU_FAILED;
 	in.end_reason = "QEMU was killed";
 	verdict_decide(&in, &v);
-	assert_int_equal(v.verdict, VERDICT_CRASHED);
+	assert_int_equal(v.verdict, VERDICT_INFRA);
 	assert_non_null(strstr(v.reason, "QEMU was killed"));
 
 	in = clean;
