@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 rm -rf "$C"
 for t in console ktap kconfig groups explain gdbout bzimage virtcaps \
-	modules elf; do
+	modules elf plan builderr; do
 	mkdir -p "$C/$t"
 done
 
@@ -28,13 +28,19 @@ prefixed() {
 }
 
 # ---------------------------------------------------------------- console
-# Real serial logs cut at line ends into pieces of at most 8 KiB; byte 0
-# (the chunking) cycles through one chunk and the four chunk-size ranges.
+# Real serial logs cut at line ends into pieces of at most 4 KiB, of which
+# the first (firmware, banner) and the last two (init, the agent's KTAP,
+# kernel problem reports, the end) are kept; byte 0 (the chunking) cycles
+# through one chunk and the four chunk-size ranges.
 i=0
 for log in tests/data/console/*.log tests/data/boot/*.log; do
 	b=$(basename "$log" .log)
-	split -C 8192 -d -a 2 "$log" "$tmp/$b."
+	split -C 4096 -d -a 2 "$log" "$tmp/$b."
+	n=$(ls "$tmp/$b".* | wc -l)
+	k=0
 	for p in "$tmp/$b".*; do
+		k=$((k + 1))
+		[ $k -eq 1 ] || [ $k -ge $((n - 1)) ] || continue
 		prefixed $(((i * 53) % 256)) "$p" "$C/console/$b-${p##*.}"
 		i=$((i + 1))
 	done
@@ -89,7 +95,8 @@ for n in 00 04 08; do
 done
 
 # ---------------------------------------------------------------- groups
-for f in scenarios/groups/*/*.config tests/data/kconfig/kvm_guest.config; do
+for f in scenarios/groups/*/*.config tests/data/groups/*/*.config \
+	tests/data/kconfig/kvm_guest.config; do
 	[ -f "$f" ] || continue
 	d=$(basename "$(dirname "$f")")
 	cp "$f" "$C/groups/$d-$(basename "$f" .config)"
@@ -181,5 +188,23 @@ if [ -f /bin/busybox ]; then
 fi
 head -c 4096 /bin/true >"$tmp/elf"
 prefixed 0 "$tmp/elf" "$C/elf/dynamic-true"
+
+# ---------------------------------------------------------------- plan
+for f in tests/data/plan/*.plan plans/*.plan; do
+	[ -f "$f" ] || continue
+	cp "$f" "$C/plan/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+
+# ---------------------------------------------------------------- builderr
+# Real failed-build logs; the long kernel one as its first and last 8 KiB.
+for f in tests/data/build/*.log; do
+	b=$(basename "$f" .log)
+	if [ "$(wc -c <"$f")" -le 16384 ]; then
+		cp "$f" "$C/builderr/$b"
+	else
+		head -c 8192 "$f" >"$C/builderr/$b-head"
+		tail -c 8192 "$f" >"$C/builderr/$b-tail"
+	fi
+done
 
 echo "seed: $(find $C -type f | wc -l) files, $(du -sk $C | cut -f1) KiB in $C"
