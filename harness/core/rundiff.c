@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "core/rundiff.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/runread.h"
+
+struct ctx {
+	struct rundiff *d;
+	bool oom;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void add(struct ctx *c, enum rundiff_class cls, const char *what,
+		const char *key, const char *from, const char *to,
+		const char *detail)
+{
+	struct rundiff *d = c->d;
+	struct rundiff_item *it, *v;
+
+	v = realloc(d->items, (d->n + 1) * sizeof(*v));
+	if (!v) {
+		c->oom = true;
+		return;
+	}
+	d->items = v;
+	it = &d->items[d->n];
+	*it = (struct rundiff_item){
+		.cls = cls,
+		.what = what,
+		.key = strdup(key),
+		.from = dup_or_null(from),
+		.to = dup_or_null(to),
+		.detail = detail && *detail ? strdup(detail) : NULL,
+	};
+	if (!it->key || (from && !it->from) || (to && !it->to)) {
+		free(it->key);
+		free(it->from);
+		free(it->to);
+		free(it->detail);
+		c->oom = true;
+		return;
+	}
+	d->n++;
+	switch (cls) {
+	case RUNDIFF_REGRESSION: d->n_regressions++; break;
+	case RUNDIFF_FIX: d->n_fixes++; break;
+	case RUNDIFF_NOTE: d->n_notes++; break;
+	}
+}
+
+static bool eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool in(const char *s, const char *const *set)
+{
+	for (size_t i = 0; s && set[i]; i++)
+		if (!strcmp(s, set[i]))
+			return true;
+	return false;
+}
+
+/* "stage: reason", "reason" or "". */
+static void stage_reason(json_object *g, struct strbuf *sb)
+{
+	const char *st = runread_str(g, "stage"), *r = runread_str(g, "reason");
+
+	strbuf_reset(sb);
+	if (st)
+		strbuf_addf(sb, "%s%s", st, r ? ": " : "");
+	if (r)
+		strbuf_addstr(sb, r);
+}
+
+static void dropped_list(json_object *g, const char *prefix,
+			 struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	for (size_t i = 0; i < runread_len(g, "dropped"); i++) {
+		json_object *d = runread_at(g, "dropped", i);
+		strbuf_addf(sb, "%s%s", i ? "; " : prefix,
+			    runread_str(d, "option"));
+		if (runread_str(d, "reason"))
+			strbuf_addf(sb, " (%s)", runread_str(d, "reason"));
+	}
+}
+
+/* ------------------------------------------------------------ groups */
+
+static json_object *find_group(json_object *run, const char *group,
+			       const char *arch)
+{
+	for (size_t i = 0; i < runread_len(run, "groups"); i++) {
+		json_object *g = runread_at(run, "groups", i);
+		if (!strcmp(runread_str(g, "group"), group) &&
+		    !strcmp(runread_str(g, "arch"), arch))
+			return g;
+	}
+	return NULL;
+}
+
+static void diff_group(struct ctx *c, const char *key, json_object *ga,
+		       json_object *gb)
+{
+	const char *va = runread_str(ga, "verdict");
+	const char *vb = runread_str(gb, "verdict");
+	_cleanup_strbuf_ struct strbuf det = STRBUF_INIT;
+
+	if (!ga || !gb) {
+		add(c, RUNDIFF_NOTE, "group", key, va, vb,
+		    gb ? "only in B" : "not in B");
+		return;
+	}
+	if (eq(va, vb)) {
+		if (!strcmp(va, "FAIL") &&
+		    !eq(runread_str(ga, "stage"), runread_str(gb, "stage"))) {
+			stage_reason(gb, &det);
+			add(c, RUNDIFF_NOTE, "group", key, va, vb, det.buf);
+		}
+		return;
+	}
+	if (!strcmp(vb, "FAIL")) {
+		stage_reason(gb, &det);
+		add(c, RUNDIFF_REGRESSION, "group", key, va, vb, det.buf);
+	} else if (!strcmp(va, "FAIL") &&
+		   (!strcmp(vb, "PASS") || !strcmp(vb, "PARTIAL"))) {
+		_cleanup_strbuf_ struct strbuf was = STRBUF_INIT;
+
+		stage_reason(ga, &det);
+		if (det.len)
+			strbuf_addf(&was, "was %s", det.buf);
+		add(c, RUNDIFF_FIX, "group", key, va, vb, was.buf);
+	} else if (!strcmp(vb, "PARTIAL")) {
+		dropped_list(gb, "dropped: ", &det);
+		add(c, RUNDIFF_NOTE, "group", key, va, vb, det.buf);
+	} else if (!strcmp(va, "PARTIAL") && !strcmp(vb, "PASS")) {
+		dropped_list(ga, "now kept: ", &det);
+		add(c, RUNDIFF_NOTE, "group", key, va, vb, det.buf);
+	} else {
+		stage_reason(gb, &det);
+		add(c, RUNDIFF_NOTE, "group", key, va, vb, det.buf);
+	}
+}
+
+static void diff_groups(struct ctx *c, json_object *a, json_object *b)
+{
+	_cleanup_strbuf_ struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < runread_len(a, "groups"); i++) {
+		json_object *ga = runread_at(a, "groups", i);
+		const char *g = runread_str(ga, "group");
+		const char *ar = runread_str(ga, "arch");
+
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s/%s", g, ar);
+		diff_group(c, key.buf, ga, find_group(b, g, ar));
+	}
+	for (size_t i = 0; i < runread_len(b, "groups"); i++) {
+		json_object *gb = runread_at(b, "groups", i);
+		const char *g = runread_str(gb, "group");
+		const char *ar = runread_str(gb, "arch");
+
+		if (find_group(a, g, ar))
+			continue;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s/%s", g, ar);
+		diff_group(c, key.buf, NULL, gb);
+	}
+}
+
+/* ------------------------------------------------------------ boots */
+
+static const char *const boot_failed[] = { "PANIC", "PROBLEMS", "HUNG",
+					   "CRASHED", NULL };
+
+static json_object *find_boot(json_object *run, const char *key)
+{
+	_cleanup_strbuf_ struct strbuf k = STRBUF_INIT;
+
+	for (size_t i = 0; i < runread_len(run, "boots"); i++) {
+		runread_boot_key(run, i, &k);
+		if (!strcmp(k.buf, key))
+			return runread_at(run, "boots", i);
+	}
+	return NULL;
+}
+
+static void diff_config(struct ctx *c, const char *key, json_object *ca,
+			json_object *cb)
+{
+	const char *ra = runread_str(ca, "result"), *rb = runread_str(cb, "result");
+	_cleanup_strbuf_ struct strbuf k = STRBUF_INIT;
+
+	if (ca && cb && !eq(ra, rb)) {
+		if (!strcmp(rb, "fail"))
+			add(c, RUNDIFF_REGRESSION, "config", key, ra, rb,
+			    runread_str(cb, "error"));
+		else if (!strcmp(ra, "fail"))
+			add(c, RUNDIFF_FIX, "config", key, ra, rb, NULL);
+		else
+			add(c, RUNDIFF_NOTE, "config", key, ra, rb, NULL);
+	}
+	/* Requested options that changed between kept and dropped. */
+	for (size_t i = 0; ca && cb && i < runread_len(cb, "options"); i++) {
+		json_object *ob = runread_at(cb, "options", i), *oa = NULL;
+		const char *name = runread_str(ob, "option");
+		const char *grp = runread_str(ob, "group");
+		bool kept_a, kept_b;
+
+		for (size_t j = 0; j < runread_len(ca, "options"); j++) {
+			json_object *o = runread_at(ca, "options", j);
+			if (!strcmp(runread_str(o, "option"), name) &&
+			    eq(runread_str(o, "group"), grp)) {
+				oa = o;
+				break;
+			}
+		}
+		if (!oa)
+			continue;
+		kept_a = !strcmp(runread_str(oa, "status"), "kept");
+		kept_b = !strcmp(runread_str(ob, "status"), "kept");
+		if (kept_a == kept_b)
+			continue;
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s/%s", key, name);
+		add(c, RUNDIFF_NOTE, "option", k.buf,
+		    runread_str(oa, "status"), runread_str(ob, "status"),
+		    kept_a ? runread_str(ob, "reason") : "now kept");
+	}
+}
+
+static void diff_build(struct ctx *c, const char *key, json_object *ba,
+		       json_object *bb)
+{
+	static const char *const ok[] = { "pass", "reused", NULL };
+	const char *ra = runread_str(ba, "result"), *rb = runread_str(bb, "result");
+
+	if (!ba || !bb || eq(ra, rb))
+		return;
+	if (in(ra, ok) && in(rb, ok))
+		return; /* built or reused: the same kernel either way */
+	if (!strcmp(rb, "fail"))
+		add(c, RUNDIFF_REGRESSION, "build", key, ra, rb,
+		    runread_str(bb, "first_error") ?: runread_str(bb, "reason"));
+	else if (!strcmp(ra, "fail") && in(rb, ok))
+		add(c, RUNDIFF_FIX, "build", key, ra, rb, NULL);
+	else
+		add(c, RUNDIFF_NOTE, "build", key, ra, rb,
+		    runread_str(bb, "reason"));
+}
+
+static void diff_verdict(struct ctx *c, const char *key, json_object *a,
+			 json_object *b)
+{
+	const char *va = runread_str(a, "verdict"), *vb = runread_str(b, "verdict");
+	const char *why = runread_str(b, "reason");
+
+	if (eq(va, vb))
+		return;
+	if (eq(va, "BOOTED") && in(vb, boot_failed))
+		add(c, RUNDIFF_REGRESSION, "boot", key, va, vb, why);
+	else if (in(va, boot_failed) && eq(vb, "BOOTED"))
+		add(c, RUNDIFF_FIX, "boot", key, va, vb,
+		    runread_str(a, "reason"));
+	else
+		add(c, RUNDIFF_NOTE, "boot", key, va ? va : "not booted",
+		    vb ? vb : "not booted", why);
+}
+
+static json_object *find_named(json_object *o, const char *arr,
+			       const char *name)
+{
+	for (size_t i = 0; i < runread_len(o, arr); i++) {
+		json_object *e = runread_at(o, arr, i);
+		if (eq(runread_str(e, "name"), name))
+			return e;
+	}
+	return NULL;
+}
+
+static void diff_scenarios(struct ctx *c, const char *key, json_object *a,
+			   json_object *b)
+{
+	static const char *const bad[] = { "fail", "error", NULL };
+	_cleanup_strbuf_ struct strbuf k = STRBUF_INIT;
+
+	for (size_t i = 0; i < runread_len(a, "scenarios"); i++) {
+		json_object *sa = runread_at(a, "scenarios", i);
+		const char *name = runread_str(sa, "name");
+		json_object *sb = find_named(b, "scenarios", name);
+		const char *ra = runread_str(sa, "result");
+		const char *rb = runread_str(sb, "result");
+
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s/%s", key, name);
+		if (!sb) {
+			add(c, RUNDIFF_NOTE, "scenario", k.buf, ra, NULL,
+			    "not run in B");
+			continue;
+		}
+		if (eq(ra, rb))
+			continue;
+		if (!strcmp(ra, "pass") && in(rb, bad))
+			add(c, RUNDIFF_REGRESSION, "scenario", k.buf, ra, rb,
+			    runread_str(sb, "reason"));
+		else if (in(ra, bad) && !strcmp(rb, "pass"))
+			add(c, RUNDIFF_FIX, "scenario", k.buf, ra, rb,
+			    runread_str(sa, "reason"));
+		else
+			add(c, RUNDIFF_NOTE, "scenario", k.buf, ra, rb,
+			    runread_str(sb, "reason"));
+	}
+	for (size_t i = 0; i < runread_len(b, "scenarios"); i++) {
+		json_object *sb = runread_at(b, "scenarios", i);
+		const char *name = runread_str(sb, "name");
+
+		if (find_named(a, "scenarios", name))
+			continue;
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s/%s", key, name);
+		add(c, RUNDIFF_NOTE, "scenario", k.buf, NULL,
+		    runread_str(sb, "result"), "only in B");
+	}
+}
+
+/* A problem's identity: its signature, else kind and title. */
+static void problem_id(json_object *p, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (runread_str(p, "signature"))
+		strbuf_addstr(sb, runread_str(p, "signature"));
+	else
+		strbuf_addf(sb, "%s %s", runread_str(p, "kind"),
+			    runread_str(p, "title"));
+}
+
+static json_object *find_problem(json_object *boot, const char *id)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < runread_len(boot, "problems"); i++) {
+		json_object *p = runread_at(boot, "problems", i);
+		problem_id(p, &sb);
+		if (!strcmp(sb.buf, id))
+			return p;
+	}
+	return NULL;
+}
+
+/* The kernel ran (whatever it did), not only the host failing. */
+static bool ran(json_object *boot)
+{
+	const char *v = runread_str(boot, "verdict");
+
+	return v && strcmp(v, "INFRA");
+}
+
+/* ... and to the end: what it did not print, it did not do. */
+static bool finished(json_object *boot)
+{
+	const char *v = runread_str(boot, "verdict");
+
+	return ran(boot) && strcmp(v, "INCOMPLETE") && strcmp(v, "RUNNING");
+}
+
+static void diff_problems(struct ctx *c, const char *key, json_object *a,
+			  json_object *b)
+{
+	_cleanup_strbuf_ struct strbuf id = STRBUF_INIT, k = STRBUF_INIT,
+				       det = STRBUF_INIT;
+
+	/* New in B: B ran and A ran to the end.  Gone from B: the reverse. */
+	for (size_t i = 0; ran(b) && finished(a) &&
+			   i < runread_len(b, "problems"); i++) {
+		json_object *p = runread_at(b, "problems", i);
+
+		problem_id(p, &id);
+		if (find_problem(a, id.buf))
+			continue;
+		/* Report each signature once per candidate. */
+		{
+			bool seen = false;
+			_cleanup_strbuf_ struct strbuf o = STRBUF_INIT;
+			for (size_t j = 0; j < i && !seen; j++) {
+				problem_id(runread_at(b, "problems", j), &o);
+				seen = !strcmp(o.buf, id.buf);
+			}
+			if (seen)
+				continue;
+		}
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s/%s", key, id.buf);
+		strbuf_reset(&det);
+		strbuf_addf(&det, "%s: %s", runread_str(p, "kind"),
+			    runread_str(p, "title"));
+		add(c, runread_bool(p, "allowed", false) ? RUNDIFF_NOTE
+							 : RUNDIFF_REGRESSION,
+		    "problem", k.buf, NULL, "new", det.buf);
+	}
+	for (size_t i = 0; ran(a) && finished(b) &&
+			   i < runread_len(a, "problems"); i++) {
+		json_object *p = runread_at(a, "problems", i);
+
+		problem_id(p, &id);
+		if (find_problem(b, id.buf))
+			continue;
+		{
+			bool seen = false;
+			_cleanup_strbuf_ struct strbuf o = STRBUF_INIT;
+			for (size_t j = 0; j < i && !seen; j++) {
+				problem_id(runread_at(a, "problems", j), &o);
+				seen = !strcmp(o.buf, id.buf);
+			}
+			if (seen)
+				continue;
+		}
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s/%s", key, id.buf);
+		strbuf_reset(&det);
+		strbuf_addf(&det, "%s: %s", runread_str(p, "kind"),
+			    runread_str(p, "title"));
+		add(c, runread_bool(p, "allowed", false) ? RUNDIFF_NOTE
+							 : RUNDIFF_FIX,
+		    "problem", k.buf, "present", "gone", det.buf);
+	}
+}
+
+static void diff_boot(struct ctx *c, const char *key, json_object *a,
+		      json_object *b)
+{
+	diff_config(c, key, runread_get(a, "config"), runread_get(b, "config"));
+	diff_build(c, key, runread_get(a, "build"), runread_get(b, "build"));
+	diff_verdict(c, key, a, b);
+	diff_scenarios(c, key, a, b);
+	diff_problems(c, key, a, b);
+}
+
+static void diff_boots(struct ctx *c, json_object *a, json_object *b)
+{
+	_cleanup_strbuf_ struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < runread_len(a, "boots"); i++) {
+		json_object *ba = runread_at(a, "boots", i), *bb;
+
+		runread_boot_key(a, i, &key);
+		bb = find_boot(b, key.buf);
+		if (bb)
+			diff_boot(c, key.buf, ba, bb);
+		else
+			add(c, RUNDIFF_NOTE, "candidate", key.buf,
+			    runread_str(ba, "verdict") ?: "not booted", NULL,
+			    "not in B");
+	}
+	for (size_t i = 0; i < runread_len(b, "boots"); i++) {
+		json_object *bb = runread_at(b, "boots", i);
+
+		runread_boot_key(b, i, &key);
+		if (!find_boot(a, key.buf))
+			add(c, RUNDIFF_NOTE, "candidate", key.buf, NULL,
+			    runread_str(bb, "verdict") ?: "not booted",
+			    "only in B");
+	}
+}
+
+int rundiff_compare(json_object *a, const char *name_a, json_object *b,
+		    const char *name_b, struct rundiff **ret,
+		    struct strbuf *err)
+{
+	struct ctx c = { 0 };
+
+	if (!a || !b)
+		return -EINVAL;
+	if (runread_is_matrix(a) != runread_is_matrix(b)) {
+		if (err)
+			strbuf_addf(err,
+				    "%s is a %s and %s a %s: they cannot be "
+				    "compared",
+				    name_a ? name_a : "A",
+				    runread_is_matrix(a)
+					    ? "matrix run (bootproof run)"
+					    : "single boot (bootproof boot)",
+				    name_b ? name_b : "B",
+				    runread_is_matrix(b)
+					    ? "matrix run (bootproof run)"
+					    : "single boot (bootproof boot)");
+		return -EINVAL;
+	}
+	c.d = calloc(1, sizeof(*c.d));
+	if (!c.d)
+		return -ENOMEM;
+	if (!runread_bool(a, "complete", false))
+		add(&c, RUNDIFF_NOTE, "run", "A", "complete", "INCOMPLETE",
+		    "A was interrupted: what it lacks is not compared");
+	if (!runread_bool(b, "complete", false))
+		add(&c, RUNDIFF_NOTE, "run", "B", "complete", "INCOMPLETE",
+		    "B was interrupted: what it lacks is not a regression");
+	diff_groups(&c, a, b);
+	diff_boots(&c, a, b);
+	if (c.oom) {
+		rundiff_free(c.d);
+		return -ENOMEM;
+	}
+	*ret = c.d;
+	return 0;
+}
+
+void rundiff_free(struct rundiff *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->items[i].key);
+		free(d->items[i].from);
+		free(d->items[i].to);
+		free(d->items[i].detail);
+	}
+	free(d->items);
+	free(d);
+}
+
+const char *rundiff_class_name(enum rundiff_class c)
+{
+	switch (c) {
+	case RUNDIFF_REGRESSION: return "regression";
+	case RUNDIFF_FIX: return "fix";
+	case RUNDIFF_NOTE: return "note";
+	}
+	return "?";
+}
+
+static const char *const section_title[] = {
+	[RUNDIFF_REGRESSION] = "regressions",
+	[RUNDIFF_FIX] = "fixes",
+	[RUNDIFF_NOTE] = "other changes",
+};
+
+void rundiff_format_text(const struct rundiff *d, struct strbuf *out)
+{
+	size_t count[] = { d->n_regressions, d->n_fixes, d->n_notes };
+
+	for (int cls = RUNDIFF_REGRESSION; cls <= RUNDIFF_NOTE; cls++) {
+		if (!count[cls])
+			continue;
+		strbuf_addf(out, "%s (%zu):\n", section_title[cls], count[cls]);
+		for (size_t i = 0; i < d->n; i++) {
+			const struct rundiff_item *it = &d->items[i];
+
+			if ((int)it->cls != cls)
+				continue;
+			strbuf_addf(out, "  %-9s %s: %s -> %s", it->what, it->key,
+				    it->from ? it->from : "(none)",
+				    it->to ? it->to : "(none)");
+			if (it->detail)
+				strbuf_addf(out, "  (%s)", it->detail);
+			strbuf_addch(out, '\n');
+		}
+	}
+	if (!d->n)
+		strbuf_addstr(out, "no change in group verdicts, stages, "
+				   "scenarios, kernel problems or options\n");
+	strbuf_addf(out, "%zu regression%s, %zu fix%s, %zu other change%s\n",
+		    d->n_regressions, d->n_regressions == 1 ? "" : "s",
+		    d->n_fixes, d->n_fixes == 1 ? "" : "es", d->n_notes,
+		    d->n_notes == 1 ? "" : "s");
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+json_object *rundiff_to_json(const struct rundiff *d)
+{
+	static const char *const keys[] = { "regressions", "fixes", "notes" };
+	json_object *o = json_object_new_object(), *arr[3], *counts;
+
+	if (!o)
+		return NULL;
+	for (int cls = 0; cls < 3; cls++) {
+		arr[cls] = json_object_new_array();
+		json_object_object_add(o, keys[cls], arr[cls]);
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const struct rundiff_item *it = &d->items[i];
+		json_object *e = json_object_new_object();
+
+		if (!e || !arr[it->cls]) {
+			json_object_put(e);
+			json_object_put(o);
+			return NULL;
+		}
+		json_object_object_add(e, "what", json_object_new_string(it->what));
+		json_object_object_add(e, "key", json_object_new_string(it->key));
+		json_object_object_add(e, "from", str_or_null(it->from));
+		json_object_object_add(e, "to", str_or_null(it->to));
+		json_object_object_add(e, "detail", str_or_null(it->detail));
+		json_object_array_add(arr[it->cls], e);
+	}
+	counts = json_object_new_object();
+	json_object_object_add(counts, "regressions",
+			       json_object_new_int64((int64_t)d->n_regressions));
+	json_object_object_add(counts, "fixes",
+			       json_object_new_int64((int64_t)d->n_fixes));
+	json_object_object_add(counts, "notes",
+			       json_object_new_int64((int64_t)d->n_notes));
+	json_object_object_add(o, "counts", counts);
+	return o;
+}
