@@ -23,6 +23,8 @@ int verb_doctor(int argc, char **argv);
 int verb_triage(int argc, char **argv);
 int verb_boot(int argc, char **argv);
 int verb_image(int argc, char **argv);
+int verb_report(int argc, char **argv);
+int verb_diff(int argc, char **argv);
 int verb_config(int argc, char **argv);
 int verb_groups(int argc, char **argv);
 

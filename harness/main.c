@@ -17,6 +17,8 @@ static const struct verb verbs[] = {
 	{ "boot", verb_boot, "boot a kernel under libvirt, run scenarios, verdict" },
 	{ "triage", verb_triage, "read recorded console logs, report problems" },
 	{ "image", verb_image, "build or find the guest disk image for an arch" },
+	{ "report", verb_report, "write report.html of a run directory" },
+	{ "diff", verb_diff, "what regressed and what was fixed between two runs" },
 	{ "config", verb_config, "make a .config from a base and groups, explain drops" },
 	{ "groups", verb_groups, "list the option groups" },
 };

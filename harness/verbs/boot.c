@@ -27,6 +27,7 @@
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
+#include "verbs/report.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -435,6 +436,8 @@ int verb_boot(int argc, char **argv)
 	e = run_close(run, out.exit_code, out.verdict != VERDICT_INCOMPLETE);
 	if (e < 0)
 		log_error_errno(e, "cannot write the results in %s", run->dir);
+	else
+		report_write(run->dir, NULL);
 	if (out.verdict == VERDICT_INFRA) {
 		json_object *r;
 		json_object_object_get_ex(out.record, "reason", &r);
