@@ -15,7 +15,7 @@ libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev
 linux-source-6.12 linux-image-amd64
 busybox-static gdb ccache
 bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
-chromium
+chromium libxml2-utils
 "
 
 missing_pkgs() {

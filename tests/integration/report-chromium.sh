@@ -1,0 +1,178 @@
+#!/bin/sh
+# report.html in a real browser, and the report / diff verbs on recorded runs
+# (tests/data/runs/, README.md there says how each was made).
+#
+# Debian's chromium, headless, loads each page from file:// and dumps the DOM
+# it built; xmllint (libxml2-utils) queries that DOM:
+#  - the matrix page has one cell per group x arch of the plan, each with a
+#    verdict, and renders (a screenshot is taken);
+#  - on the hostile pages (a synthetic matrix whose guest-, kernel- and
+#    user-controlled strings are markup, and a real boot whose kernel command
+#    line the kernel and the agent echoed), the DOM has no element or event
+#    attribute that came from those strings, and the strings are there as
+#    text.
+# Then `bootproof diff` exit codes and messages, and bad input for both verbs.
+# SKIP (77) only when chromium is not installed.
+set -u
+BP=${BOOTPROOF:-./bootproof}
+D=tests/data/runs
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser) || {
+	echo "chromium is not installed (harness/setup.sh installs Debian's chromium)"
+	exit 77
+}
+command -v xmllint >/dev/null || { echo "FAIL: no xmllint (libxml2-utils): run make setup"; exit 1; }
+
+# chromium as root: no sandbox; nothing from the network; a fresh profile.
+browse() { # NAME MODE(dom|png) FILE
+	timeout 180 nice "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --disable-extensions \
+		--user-data-dir="$T/profile-$1-$2" --window-size=1300,2000 \
+		$([ "$2" = png ] && echo "--screenshot=$T/$1.png" || echo --dump-dom) \
+		"file://$3" >"$T/$1.$2.out" 2>"$T/$1.$2.log"
+}
+
+# xpath on a dumped DOM: prints the result.
+xp() { xmllint --html --xpath "$2" "$T/$1.dom.out" 2>/dev/null; }
+want() { # NAME XPATH VALUE WHAT
+	got=$(xp "$1" "$2")
+	[ "$got" = "$3" ] || no "$1: $4: $2 = '$got', want '$3'"
+}
+
+# The report of each recorded run, written by the verb.
+for r in matrix-synthetic matrix-hostile-synthetic boot-debian61 \
+	boot-debian61-crash boot-debian61-hostile-cmdline; do
+	cp -r "$D/$r" "$T/$r"
+	rm -f "$T/$r/expected-report.html"
+	out=$("$BP" report "$T/$r" 2>"$T/err"); rc=$?
+	[ $rc = 0 ] || no "report $r: exit $rc: $(cat "$T/err")"
+	[ "$out" = "$T/$r/report.html" ] || no "report $r: printed '$out'"
+	[ -s "$T/$r/report.html" ] || no "report $r: no report.html"
+done
+
+page() { # NAME: dump the DOM chromium built for its report.html
+	if ! browse "$1" dom "$T/$1/report.html" || ! [ -s "$T/$1.dom.out" ]; then
+		no "$1: chromium did not load the page: $(tail -n 5 "$T/$1.dom.log")"
+		return 1
+	fi
+	grep -qi '<html' "$T/$1.dom.out" || { no "$1: chromium dumped no DOM"; return 1; }
+}
+
+# Nothing that came from a string became markup.
+no_injection() { # NAME
+	for el in script img iframe svg object embed link form input base \
+		frame video audio; do
+		want "$1" "count(//$el)" 0 "no <$el> element"
+	done
+	want "$1" 'count(//@*[starts-with(name(), "on")])' 0 "no event attribute"
+	want "$1" 'count(//@href[not(starts-with(., "#")) and not(starts-with(., "./"))])' 0 \
+		"only relative links"
+}
+
+# --- the matrix: every group x arch cell, with a verdict
+if page matrix-synthetic; then
+	want matrix-synthetic 'count(//td[contains(@class, "cell")])' 8 "cells"
+	for g in demo-bpf demo-cgroups demo-userfaultfd demo-kgdb; do
+		for a in x86_64 i386; do
+			cell="//td[@data-group=\"$g\"][@data-arch=\"$a\"]"
+			want matrix-synthetic "count($cell)" 1 "cell $g/$a"
+			v=$(xp matrix-synthetic "string($cell/div[@class=\"verdict\"])")
+			case $v in
+			PASS | PARTIAL | FAIL | SKIP) ;;
+			*) no "cell $g/$a: verdict '$v'" ;;
+			esac
+			# The colour follows the verdict.
+			c=$(xp matrix-synthetic "string($cell/@class)")
+			[ "$c" = "cell v-$(echo "$v" | tr A-Z a-z)" ] || no "cell $g/$a: class '$c' for $v"
+		done
+	done
+	want matrix-synthetic 'string(//td[@data-group="demo-userfaultfd"][@data-arch="x86_64"]/div[@class="stage"])' \
+		"at build" "stage of the build failure"
+	want matrix-synthetic 'count(//section[@class="boot"])' 10 "candidate sections"
+	echo "ok matrix: 4 groups x 2 arches rendered with verdicts"
+fi
+if browse matrix-synthetic png "$T/matrix-synthetic/report.html" &&
+	[ "$(wc -c <"$T/matrix-synthetic.png")" -gt 20000 ]; then
+	echo "ok matrix: screenshot $(wc -c <"$T/matrix-synthetic.png") bytes"
+else
+	no "matrix: no screenshot: $(tail -n 3 "$T/matrix-synthetic.png.log")"
+fi
+
+# --- hostile strings everywhere (synthetic matrix)
+if page matrix-hostile-synthetic; then
+	n=matrix-hostile-synthetic
+	no_injection $n
+	want $n 'count(//td[contains(@class, "cell")])' 4 "cells"
+	want $n 'count(//td[starts-with(@data-group, "evil")][contains(@data-group, "><script>alert(5)</script>")])' \
+		2 "hostile group name as an attribute value"
+	want $n 'string(//p[@class="ptitle"])' \
+		'WARNING: CPU: 0 PID: 1 at <script>alert(1)</script>' "problem title as text"
+	for s in '<script>alert(1)</script>' '<img src=x onerror=alert(2)>' \
+		'</pre></td></table><iframe src=javascript:alert(3)></iframe>' \
+		'&amp; &lt;tag&gt;' '<svg onload=alert(4)>'; do
+		want $n "count(//pre[@class=\"console\"][contains(., \"$s\")])" 1 "console end shows $s"
+		[ "$(xp $n "count(//body[contains(., \"$s\")])")" = 1 ] || no "$n: no text $s"
+	done
+	want $n 'count(//td[contains(., "<b onmouseover=alert(6)>host</b>")])' 1 "host name as text"
+	echo "ok hostile matrix: no injected element or attribute, strings shown as text"
+fi
+
+# --- a real boot whose command line the kernel and the agent printed
+if page boot-debian61-hostile-cmdline; then
+	n=boot-debian61-hostile-cmdline
+	s='<script>alert(1)</script> x=<img/src=x/onerror=alert(2)> </pre>&amp;'
+	no_injection $n
+	want $n "count(//pre[@class=\"console\"][contains(., \"$s\")])" 1 "console end"
+	want $n "count(//div[@class=\"diag\"][contains(., \"command line:\")][contains(., \"$s\")])" \
+		1 "the agent's KTAP diagnostic"
+	want $n "count(//code[contains(., \"$s\")])" 2 "command line in the page"
+	echo "ok hostile boot: the guest's echo of the command line is text"
+fi
+
+# --- diff: exit codes and what it says
+A=$T/boot-debian61 B=$T/boot-debian61-crash
+"$BP" diff "$A" "$B" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 1 ] || no "diff clean crash: exit $rc, want 1 ($(cat "$T/err"))"
+grep -q '^  boot      x86_64: BOOTED -> PANIC  (Kernel panic - not syncing: sysrq triggered crash)$' "$T/out" ||
+	no "diff clean crash: no boot regression: $(cat "$T/out")"
+grep -q '^2 regressions, 0 fixes, 5 other changes$' "$T/out" || no "diff clean crash: $(tail -n 1 "$T/out")"
+"$BP" diff "$B" "$A" >"$T/out" 2>&1; rc=$?
+[ $rc = 0 ] || no "diff crash clean: exit $rc, want 0"
+grep -q '^fixes (2):$' "$T/out" || no "diff crash clean: $(cat "$T/out")"
+"$BP" diff --json "$A" "$B" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] || no "diff --json: exit $rc"
+grep -q '"regressions":2' "$T/out" || no "diff --json: $(cat "$T/out")"
+"$BP" diff "$T/matrix-synthetic" "$T/matrix-synthetic/run.json" >"$T/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^0 regressions, 0 fixes, 0 other changes$' "$T/out" || no "diff same: exit $rc $(cat "$T/out")"
+echo "ok diff: regression exit 1, fix and unchanged exit 0"
+
+# --- bad input: exit 2, the message names the file and what is wrong
+bad() { # WHAT WANT_MESSAGE_REGEX ARGS...
+	what=$1 re=$2
+	shift 2
+	"$BP" "$@" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc = 2 ] || no "$what: exit $rc, want 2"
+	grep -Eq "$re" "$T/err" || no "$what: message '$(cat "$T/err")' !~ $re"
+}
+mkdir -p "$T/empty" "$T/v2" "$T/badval"
+sed 's|"bootproof-run/1"|"bootproof-run/2"|' "$A/run.json" >"$T/v2/run.json"
+sed 's|"verdict": *"BOOTED"|"verdict":"GREEN"|' "$A/run.json" >"$T/badval/run.json"
+bad "diff: not a run directory" "$T/empty: not a run directory \(it has no run.json\)" diff "$A" "$T/empty"
+bad "diff: missing" "$T/nope: no such run directory or run.json" diff "$T/nope" "$A"
+bad "diff: other schema" "$T/v2/run.json: schema: 'bootproof-run/2' is not supported" diff "$A" "$T/v2"
+bad "diff: bad verdict" "$T/badval/run.json: boots\[0\]\.verdict: 'GREEN' is not one of" diff "$A" "$T/badval"
+bad "diff: matrix vs boot" "is a matrix run \(bootproof run\) and .* a single boot" diff "$T/matrix-synthetic" "$A"
+bad "diff: one argument" "diff: expected two runs" diff "$A"
+printf '{"schema": "bootproof-run/1",' >"$T/empty/run.json"
+bad "report: truncated" "$T/empty/run.json:1:[0-9]+: not valid JSON: unexpected end of file" report "$T/empty"
+bad "report: not a run" "$T/v2/run.json: schema" report "$T/v2/run.json"
+[ -e "$T/v2/report.html" ] && no "report: wrote a page for an invalid run.json"
+echo "ok bad input: exit 2 with the file and the member named"
+
+[ $fail = 0 ] && echo "report-chromium: all passed"
+exit $fail
