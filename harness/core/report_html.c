@@ -2,6 +2,8 @@
 #include "core/report_html.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +234,8 @@ static void textn(xmlNodePtr n, const char *s, size_t len)
 	if (!n || !s)
 		return;
 	report_html_clean_text(s, len, &c);
+	if (c.len > INT32_MAX)
+		strbuf_setlen(&c, INT32_MAX); /* cannot be reached from run.json */
 	xmlNodeAddContentLen(n, BAD_CAST c.buf, (int)c.len);
 }
 
@@ -371,13 +375,19 @@ static bool parse_iso(const char *s, time_t *ret)
 
 static void duration(struct strbuf *sb, double s)
 {
-	if (s >= 3600)
-		strbuf_addf(sb, "%dh%02dm%02ds", (int)(s / 3600),
-			    (int)(s / 60) % 60, (int)s % 60);
-	else if (s >= 60)
-		strbuf_addf(sb, "%dm%02ds", (int)(s / 60), (int)s % 60);
-	else
+	long t;
+
+	/* Out of range (or NaN): as it is, never through an integer. */
+	if (!(s >= 60 && s < 1e9)) {
 		strbuf_addf(sb, "%.1f s", s);
+		return;
+	}
+	t = (long)s;
+	if (t >= 3600)
+		strbuf_addf(sb, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60,
+			    t % 60);
+	else
+		strbuf_addf(sb, "%ldm%02lds", t / 60, t % 60);
 }
 
 static void join_strings(json_object *o, const char *key, const char *sep,
@@ -517,10 +527,12 @@ static void render_status(struct rh *h, xmlNodePtr parent)
 {
 	json_object *run = h->run;
 	bool complete = runread_bool(run, "complete", false);
-	double code = -1;
+	json_object *ec = runread_get(run, "exit_code");
+	int64_t code = ec && json_object_is_type(ec, json_type_int)
+			       ? json_object_get_int64(ec)
+			       : -1;
 	xmlNodePtr p;
 
-	runread_num(run, "exit_code", &code);
 	if (!complete) {
 		p = elc(h, parent, "p", "status incomplete");
 		text(p, "INCOMPLETE: this run was interrupted, killed or is "
@@ -528,7 +540,7 @@ static void render_status(struct rh *h, xmlNodePtr parent)
 			"results are not passes.");
 		return;
 	}
-	switch ((int)code) {
+	switch (code) {
 	case 0:
 		p = elc(h, parent, "p", "status ok");
 		text(p, "Complete: exit 0, everything passed");
@@ -552,7 +564,7 @@ static void render_status(struct rh *h, xmlNodePtr parent)
 		if (code < 0)
 			text(p, "Complete, no exit code recorded");
 		else
-			textf(p, "Complete: exit %d", (int)code);
+			textf(p, "Complete: exit %" PRId64, code);
 	}
 }
 

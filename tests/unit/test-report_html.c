@@ -456,6 +456,26 @@ static void test_incomplete_run_says_so(void **state)
 	json_object_put(doc);
 }
 
+/* Numbers no integer holds (found by fuzz/fuzz-report): shown as they
+ * are, without undefined behaviour (UBSan in make check). */
+static void test_out_of_range_numbers(void **state)
+{
+	json_object *doc = parse_doc(
+		"{\"schema\":\"bootproof-run/1\",\"run_id\":\"r\","
+		"\"command\":\"boot\",\"started\":\"0-2-3T0:4:8Z\","
+		"\"finished\":\"206-2-3T0:9:9Z\",\"complete\":true,"
+		"\"exit_code\":9223372036854775807,\"boots\":[{\"verdict\":"
+		"\"HUNG\",\"elapsed_s\":1e300,\"time_to_init_s\":-5,"
+		"\"build\":{\"result\":\"pass\",\"seconds\":4e9}}]}");
+	_cleanup_free_ char *page = render(doc, NULL);
+
+	assert_non_null(strstr(page, "Complete: exit 9223372036854775807"));
+	assert_non_null(strstr(page, "(6500736301.0 s)"));
+	assert_non_null(strstr(page, "<div>4000000000.0 s</div>"));
+	assert_non_null(strstr(page, "init after -5.0 s"));
+	json_object_put(doc);
+}
+
 static bool none_exist(void *ud, const char *rel)
 {
 	return false;
@@ -535,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_clean_text),
 		cmocka_unit_test(test_json_nul_in_reason),
 		cmocka_unit_test(test_incomplete_run_says_so),
+		cmocka_unit_test(test_out_of_range_numbers),
 		cmocka_unit_test(test_missing_files_are_not_linked),
 		cmocka_unit_test(test_console_tail_lines),
 		cmocka_unit_test(test_bad_input),
