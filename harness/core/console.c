@@ -966,7 +966,15 @@ static void clean_line(struct console *c)
 			i++;
 			continue;
 		}
-		if (cp >= 0x80 && cp <= 0x9f) {
+		if (cp == 0xfffe || cp == 0xffff) {
+			/* Noncharacters XML cannot carry (junit.xml). */
+			c->stats.invalid_utf8++;
+			if (out->len + 3 > CONSOLE_LINE_MAX) {
+				c->raw_truncated = true;
+				break;
+			}
+			strbuf_add(out, "\xef\xbf\xbd", 3);
+		} else if (cp >= 0x80 && cp <= 0x9f) {
 			c->stats.controls++;
 		} else {
 			if (out->len + k > CONSOLE_LINE_MAX) {

@@ -24,7 +24,8 @@
  * line, even inside an unterminated escape sequence; C0 control characters
  * other than '\t', DEL and the C1 controls U+0080..U+009F are removed; every
  * byte that is not part of a valid UTF-8 sequence (overlong forms and
- * surrogates included) is replaced by U+FFFD.  Trailing blanks are kept.
+ * surrogates included) is replaced by U+FFFD, and so are the noncharacters
+ * U+FFFE and U+FFFF (not allowed in XML).  Trailing blanks are kept.
  *
  * A kernel message that starts after other text on the same line (user
  * space printed a partial line, then the kernel printed "[%5lu.%06lu] ...")
@@ -223,7 +224,8 @@ struct console_stats {
 	uint64_t bytes_truncated;      /* bytes dropped from those lines */
 	unsigned long escapes;	       /* escape sequences removed */
 	unsigned long controls;	       /* control characters removed */
-	unsigned long invalid_utf8;    /* bytes replaced by U+FFFD */
+	unsigned long invalid_utf8;    /* bytes (and U+FFFE/U+FFFF) made
+					U+FFFD */
 	unsigned long problems;	       /* problems reported */
 	unsigned long problems_dropped; /* beyond CONSOLE_MAX_PROBLEMS */
 	unsigned long boots;	       /* boot cycles seen (banners/firmware) */

@@ -9,8 +9,8 @@
  * the stream.
  *
  * Checks (console.h): every delivered line is valid UTF-8 without control
- * characters other than '\t', NUL-terminated at len, at most
- * CONSOLE_LINE_MAX bytes; line numbers never go back; titles, frames,
+ * characters other than '\t' and without U+FFFE/U+FFFF, NUL-terminated at
+ * len, at most CONSOLE_LINE_MAX bytes; line numbers never go back; titles, frames,
  * signatures and report blocks keep their bounds; the stats agree with the
  * callbacks; and the events are exactly the same as when the stream
  * arrives in one chunk.
@@ -42,6 +42,9 @@ static void check_clean(const char *t, size_t len)
 		/* C1 controls U+0080..U+009F are C2 80..C2 9F */
 		if (ch == 0xc2 && i + 1 < len)
 			FUZZ_CHECK((unsigned char)t[i + 1] >= 0xa0);
+		/* U+FFFE, U+FFFF (EF BF BE/BF): not XML characters */
+		if (ch == 0xef && i + 2 < len && (unsigned char)t[i + 1] == 0xbf)
+			FUZZ_CHECK((unsigned char)t[i + 2] < 0xbe);
 	}
 }
 

@@ -33,7 +33,10 @@
 #include <unistd.h>
 
 #include "adapters/proc.h"
+#include <libxml/parser.h>
+
 #include "core/console.h"
+#include "core/junit.h"
 #include "core/ktap.h"
 #include "engine/boot.h"
 #include "fake_domain.h"
@@ -97,7 +100,8 @@ static uint32_t xorshift(uint32_t *s)
 	return *s;
 }
 
-/* Valid UTF-8, no C0 control but '\t', no DEL, no C1 (U+0080..U+009F). */
+/* Valid UTF-8, no C0 control but '\t', no DEL, no C1 (U+0080..U+009F),
+ * no U+FFFE/U+FFFF (XML cannot carry them). */
 static bool clean_text(const char *s, size_t n)
 {
 	const unsigned char *b = (const unsigned char *)s;
@@ -128,7 +132,7 @@ static bool clean_text(const char *s, size_t n)
 			cp = cp << 6 | (b[i + k] & 0x3f);
 		}
 		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-		    (cp >= 0x80 && cp <= 0x9f))
+		    (cp >= 0x80 && cp <= 0x9f) || cp == 0xfffe || cp == 0xffff)
 			return false;
 		i += need + 1;
 	}
@@ -301,7 +305,8 @@ static void test_binary_garbage(void **state)
 }
 
 /* NUL bytes and control characters are dropped, invalid UTF-8 becomes
- * U+FFFD byte by byte, escape sequences go: what is left is read. */
+ * U+FFFD byte by byte (U+FFFE and U+FFFF, which XML cannot carry, one
+ * U+FFFD each), escape sequences go: what is left is read. */
 static void test_nul_utf8_escapes(void **state)
 {
 	struct chain ch;
@@ -314,12 +319,13 @@ static void test_nul_utf8_escapes(void **state)
 	chain_feed(&ch, nul, sizeof(nul) - 1);
 	assert_string_equal(last_line(&ch, 0), "ok 1 boot");
 	chain_feed_str(&ch, "bad \xff \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 "
-			    "\xe2\x82 ok \xc3\xa9\r\n");
+			    "\xe2\x82 \xef\xbf\xbe\xef\xbf\xbf ok \xc3\xa9\r\n");
 	assert_string_equal(last_line(&ch, 0),
 			    "bad \xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
 			    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd "
 			    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd "
-			    "\xef\xbf\xbd\xef\xbf\xbd ok \xc3\xa9");
+			    "\xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
+			    "ok \xc3\xa9");
 	chain_feed_str(&ch, "\x1b[1;31m[    2.000000] \x1b[0mKernel panic - "
 			    "not syncing: \x1b]0;title\x07red\x1b[0m\x01\x7f"
 			    "\xc2\x85\r\n");
@@ -753,6 +759,50 @@ static void test_ktap_result_flood(void **state)
 	done(&o, &f);
 }
 
+/* What a guest prints ends up in junit.xml, which CI systems parse: markup
+ * is escaped, and characters XML cannot carry (U+FFFE, U+FFFF, controls)
+ * never get there, so the file stays well-formed. */
+static void test_junit_well_formed(void **state)
+{
+	_cleanup_free_ char *log = write_log(
+		"junit.log",
+		BOOT_HEAD "[    2.250000] WARNING: CPU: 0 PID: 1 at x.c:1 "
+			  "f\xef\xbf\xbf</failure><x>\x01\r\n"
+			  "[    2.250001] Call Trace:\r\n"
+			  "[    2.250002]  f+0x1/0x2\r\n"
+			  "[    2.250003] ---[ end trace 0000000000000000 ]---\r\n"
+			  "KTAP version 1\r\n1..2\r\n"
+			  "    KTAP version 1\r\n    # Subtest: boot\r\n"
+			  "    1..1\r\n    # k\xef\xbf\xbe: ]]> <script>\x1b[31m\r\n"
+			  "    not ok 1 k\xef\xbf\xbe<![CDATA[\r\n"
+			  "not ok 1 boot\r\n"
+			  "ok 2 bpf # SKIP \xef\xbf\xbf&amp;\x7f\r\n"
+			  "# bootproof-agent: done\r\n"
+			  "[    3.100000] reboot: Power down\r\n");
+	struct fake_domain f = { .log = log, .end = GUEST_SHUTOFF };
+	struct boot_request r = base_req(true);
+	struct boot_outcome o;
+	json_object *arr = json_object_new_array();
+	char *xml = NULL;
+	xmlDocPtr doc;
+
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_PROBLEMS);
+	json_object_array_add(arr, json_object_get(o.record));
+	assert_int_equal(junit_from_records(arr, &xml), 0);
+	doc = xmlReadMemory(xml, (int)strlen(xml), "junit.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	assert_non_null(doc);
+	assert_null(strstr(xml, "<script>"));
+	assert_null(strstr(xml, "<x>"));
+	xmlFreeDoc(doc);
+	free(xml);
+	json_object_put(arr);
+	done(&o, &f);
+}
+
 /* Output that comes after a pause: silent until at, then text once. */
 struct later {
 	const char *text;
@@ -816,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_plan_never_completes),
 		cmocka_unit_test(test_huge_plan),
 		cmocka_unit_test(test_ktap_result_flood),
+		cmocka_unit_test(test_junit_well_formed),
 		cmocka_unit_test(test_panic_words_from_user_space),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
