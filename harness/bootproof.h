@@ -27,5 +27,6 @@ int verb_report(int argc, char **argv);
 int verb_diff(int argc, char **argv);
 int verb_config(int argc, char **argv);
 int verb_groups(int argc, char **argv);
+int verb_run(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@ static const struct verb verbs[] = {
 	{ "diff", verb_diff, "what regressed and what was fixed between two runs" },
 	{ "config", verb_config, "make a .config from a base and groups, explain drops" },
 	{ "groups", verb_groups, "list the option groups" },
+	{ "run", verb_run, "the matrix: a plan's candidates through config, build, boot" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "engine/buildstage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "adapters/proc.h"
+#include "util/fileio.h"
+#include "util/paths.h"
+
+#define BUILD_TIMEOUT_MS (6u * 3600u * 1000u)
+#define LOG_READ_MAX (64u << 20)
+
+const char *buildstage_status_name(enum buildstage_status s)
+{
+	switch (s) {
+	case BUILDSTAGE_PASS:
+		return "pass";
+	case BUILDSTAGE_REUSED:
+		return "reused";
+	case BUILDSTAGE_FAIL:
+		return "fail";
+	case BUILDSTAGE_CANCELLED:
+		return "skip";
+	}
+	return "?";
+}
+
+void buildstage_result_done(struct buildstage_result *r)
+{
+	free(r->reason);
+	builderr_done(&r->error);
+	free(r->dir);
+	free(r->bzimage);
+	free(r->vmlinux);
+	free(r->system_map);
+	free(r->config);
+	free(r->modules);
+	free(r->kernelrelease);
+	free(r->built);
+	*r = (struct buildstage_result){ 0 };
+}
+
+static int fail(struct strbuf *err, int r, const char *fmt, ...)
+	_printf_(3, 4);
+static int fail(struct strbuf *err, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(err);
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds of the children reaped so far (make reaps its own). */
+static double children_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int buildstage_hash_file(const char *path, char ret[65])
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	long r = strbuf_read_file(&sb, path, 64u << 20);
+
+	if (r < 0)
+		return (int)r;
+	if (!EVP_Digest(sb.buf, sb.len, md, &n, EVP_sha256(), NULL) || n != 32)
+		return -EIO;
+	for (unsigned i = 0; i < n; i++)
+		snprintf(ret + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}
+
+/* "<release>-<8 hex of sha256(ksrc)>", as configstage_default_odir. */
+static int tree_key(const char *ksrc, const char *release, char *buf,
+		    size_t n)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned len = 0;
+
+	if (!EVP_Digest(ksrc, strlen(ksrc), md, &len, EVP_sha256(), NULL) ||
+	    len < 4)
+		return -EIO;
+	snprintf(buf, n, "%s-%02x%02x%02x%02x", release, md[0], md[1], md[2],
+		 md[3]);
+	return 0;
+}
+
+char *buildstage_workdir(const char *cache, const char *ksrc,
+			 const char *release, const char *arch,
+			 const char *leaf)
+{
+	char key[160];
+	char *p = NULL;
+
+	if (tree_key(ksrc, release, key, sizeof(key)) < 0 ||
+	    asprintf(&p, "%s/build/%s/%s%s%s", cache, key, arch,
+		     leaf ? "/" : "", leaf ? leaf : "") < 0)
+		return NULL;
+	return p;
+}
+
+static char *kernels_dir(const struct buildstage_opts *o)
+{
+	char key[160];
+	char *p = NULL;
+
+	if (tree_key(o->ksrc, o->release, key, sizeof(key)) < 0 ||
+	    asprintf(&p, "%s/kernels/%s", o->cache, key) < 0)
+		return NULL;
+	return p;
+}
+
+static unsigned cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* ------------------------------------------------------------ artifacts */
+
+static void clear_paths(struct buildstage_result *r)
+{
+	free(r->bzimage);
+	free(r->vmlinux);
+	free(r->system_map);
+	free(r->config);
+	free(r->modules);
+	free(r->kernelrelease);
+	free(r->built);
+	r->bzimage = r->vmlinux = r->system_map = r->config = NULL;
+	r->modules = r->kernelrelease = r->built = NULL;
+}
+
+static const char *jstr(json_object *j, const char *k)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(j, k, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static char *jdup(json_object *j, const char *k)
+{
+	const char *s = jstr(j, k);
+
+	return s ? strdup(s) : NULL;
+}
+
+/*
+ * What a complete artifact directory holds: a build (REUSED, its paths) or
+ * a failure (FAIL, its error).  False when dir is not complete.
+ */
+static bool load_record(const char *dir, struct buildstage_result *r)
+{
+	_cleanup_free_ char *meta = path_join(dir, "build.json");
+	json_object *j, *v;
+	const char *res;
+
+	if (!is_file(meta) || !(j = json_object_from_file(meta)))
+		return false;
+	res = jstr(j, "result");
+	if (json_object_object_get_ex(j, "seconds", &v))
+		r->built_seconds = json_object_get_double(v);
+	if (json_object_object_get_ex(j, "cpu_seconds", &v))
+		r->cpu_seconds = json_object_get_double(v);
+	r->built = jdup(j, "built");
+	r->kernelrelease = jdup(j, "kernelrelease");
+	if (res && !strcmp(res, "fail")) {
+		json_object *e = NULL;
+
+		r->config = path_join(dir, "config");
+		r->reason = jdup(j, "reason");
+		if (json_object_object_get_ex(j, "first_error", &e) && e &&
+		    jstr(e, "text")) {
+			r->error.text = jdup(e, "text");
+			r->error.file = jdup(e, "file");
+			if (json_object_object_get_ex(e, "line", &v))
+				r->error.line = (unsigned)json_object_get_int(v);
+			if (json_object_object_get_ex(e, "col", &v))
+				r->error.col = (unsigned)json_object_get_int(v);
+			if (json_object_object_get_ex(e, "log_line", &v))
+				r->error.log_line =
+					(size_t)json_object_get_int64(v);
+			r->error.kind = BUILDERR_TOOL;
+			for (int k = BUILDERR_COMPILER; k <= BUILDERR_MAKE; k++)
+				if (jstr(e, "kind") &&
+				    !strcmp(jstr(e, "kind"),
+					    builderr_kind_name((enum builderr_kind)k)))
+					r->error.kind = (enum builderr_kind)k;
+		}
+		json_object_put(j);
+		r->status = BUILDSTAGE_FAIL;
+		r->reused = true;
+		return true;
+	}
+	json_object_put(j);
+	r->bzimage = path_join(dir, "bzImage");
+	r->vmlinux = path_join(dir, "vmlinux");
+	r->system_map = path_join(dir, "System.map");
+	r->config = path_join(dir, "config");
+	if (r->kernelrelease) {
+		char *m = NULL;
+
+		if (asprintf(&m, "%s/modules/lib/modules/%s", dir,
+			     r->kernelrelease) >= 0 &&
+		    access(m, R_OK) == 0)
+			r->modules = m;
+		else
+			free(m);
+	}
+	if (!is_file(r->bzimage) || !is_file(r->vmlinux) ||
+	    !is_file(r->config)) {
+		clear_paths(r);
+		return false;
+	}
+	r->status = BUILDSTAGE_REUSED;
+	r->reused = true;
+	return true;
+}
+
+/* ------------------------------------------------------------ make */
+
+struct logger {
+	FILE *f;
+	const struct buildstage_opts *o;
+	struct strbuf part[2];	/* unfinished line per stream */
+};
+
+static void on_output(void *ud, int stream, const char *buf, size_t n)
+{
+	struct logger *lg = ud;
+	struct strbuf *p = &lg->part[stream == 2];
+
+	if (lg->f) {
+		fwrite(buf, 1, n, lg->f);
+		fflush(lg->f);
+	}
+	if (!lg->o->on_line)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] != '\n') {
+			if (p->len < 4096)
+				strbuf_addch(p, buf[i]);
+			continue;
+		}
+		lg->o->on_line(lg->o->ud, p->buf);
+		strbuf_reset(p);
+	}
+}
+
+static void log_note(struct logger *lg, const char *fmt, ...) _printf_(2, 3);
+static void log_note(struct logger *lg, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lg->f)
+		return;
+	fputs("bootproof: ", lg->f);
+	va_start(ap, fmt);
+	vfprintf(lg->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', lg->f);
+	fflush(lg->f);
+}
+
+/*
+ * make -C KSRC O=OBJ ARCH=A CC=.. -jN targets...  Returns 0 when it ran
+ * (res says how it ended), -errno when it could not start.
+ */
+static int make(const struct buildstage_opts *o, struct logger *lg,
+		const char *obj, const char *cc, const char *const *targets,
+		const char *extra, struct proc_result *res)
+{
+	_cleanup_free_ char *odir = NULL, *arch = NULL, *ccv = NULL;
+	_cleanup_free_ char *jobs = NULL, *ccache_dir = NULL;
+	const char *argv[16];
+	const char *env[] = { NULL, NULL };
+	size_t n = 0;
+
+	if (asprintf(&odir, "O=%s", obj) < 0 ||
+	    asprintf(&arch, "ARCH=%s", o->arch) < 0 ||
+	    asprintf(&ccv, "CC=%s", cc) < 0 ||
+	    asprintf(&jobs, "-j%u", o->jobs ? o->jobs : cpus()) < 0 ||
+	    asprintf(&ccache_dir, "CCACHE_DIR=%s/ccache", o->cache) < 0)
+		return -ENOMEM;
+	env[0] = ccache_dir;
+	argv[n++] = "make";
+	argv[n++] = "-C";
+	argv[n++] = o->ksrc;
+	argv[n++] = odir;
+	argv[n++] = arch;
+	argv[n++] = ccv;
+	argv[n++] = jobs;
+	if (extra)
+		argv[n++] = extra;
+	for (size_t i = 0; targets[i] && n < ELEMENTSOF(argv) - 1; i++)
+		argv[n++] = targets[i];
+	argv[n] = NULL;
+	{
+		_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+
+		for (size_t i = 0; argv[i]; i++)
+			strbuf_addf(&line, "%s%s", i ? " " : "", argv[i]);
+		log_note(lg, "%s", line.buf);
+	}
+	struct proc_cmd cmd = {
+		.argv = argv,
+		.env = env,
+		.out_max = 1, /* the log has it all */
+		.err_max = 1,
+		.timeout_ms = BUILD_TIMEOUT_MS,
+		.cancel = o->cancel,
+		.on_output = on_output,
+		.ud = lg,
+	};
+	return proc_run(&cmd, res);
+}
+
+static bool config_has_modules(const char *path)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, path, 16u << 20) < 0)
+		return false;
+	return !strncmp(sb.buf, "CONFIG_MODULES=y\n", 17) ||
+	       strstr(sb.buf, "\nCONFIG_MODULES=y\n");
+}
+
+static void unlockp(int *fd)
+{
+	if (*fd >= 0) {
+		flock(*fd, LOCK_UN);
+		close(*fd);
+	}
+}
+
+/* Another builder may hold it: wait, unless cancelled meanwhile. */
+static int lock_dir(const char *dir, volatile sig_atomic_t *cancel, int *ret,
+		    struct strbuf *err)
+{
+	_cleanup_free_ char *p = path_join(dir, ".lock");
+	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return fail(err, -errno, "%s: %s", p, strerror(errno));
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR || (cancel && *cancel)) {
+			int e = -errno;
+
+			close(fd);
+			return fail(err, e, "%s: %s", p, strerror(-e));
+		}
+	*ret = fd;
+	return 0;
+}
+
+/* A failed make: the first error from the log, one line of reason. */
+static void failed(struct buildstage_result *ret, const char *what,
+		   const struct proc_result *pr, const char *log)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	ret->status = BUILDSTAGE_FAIL;
+	strbuf_addf(&sb, "make %s: ", what);
+	proc_result_describe(pr, BUILD_TIMEOUT_MS, &sb);
+	if (strbuf_read_file(&text, log, LOG_READ_MAX) >= 0 &&
+	    builderr_find(text.buf, text.len, &ret->error) > 0)
+		strbuf_addf(&sb, ": %s error at log line %zu",
+			    builderr_kind_name(ret->error.kind),
+			    ret->error.log_line);
+	ret->reason = strbuf_detach(&sb, NULL);
+}
+
+static int copy_in(const char *src, const char *dir, const char *name,
+		   struct strbuf *err)
+{
+	_cleanup_free_ char *dst = path_join(dir, name);
+	int r = copy_file_atomic(src, dst, 0644);
+
+	if (r < 0)
+		return fail(err, r, "cannot copy %s to %s: %s", src, dst,
+			    strerror(-r));
+	return 0;
+}
+
+/*
+ * Put the outcome into the cache: tmp (holding modules/ when there are
+ * modules) gets the artifacts of obj (a pass) or the .config (a failure),
+ * the log and build.json, and is renamed to ret->dir.
+ */
+static int publish(const struct buildstage_opts *o, const char *obj,
+		   const char *tmp, bool modules, struct buildstage_result *ret,
+		   struct strbuf *err)
+{
+	static const char *const from[][2] = {
+		{ "arch/x86/boot/bzImage", "bzImage" },
+		{ "vmlinux", "vmlinux" },
+		{ "System.map", "System.map" },
+	};
+	bool pass = ret->status == BUILDSTAGE_PASS;
+	_cleanup_free_ char *meta = path_join(tmp, "build.json");
+	json_object *j = json_object_new_object();
+	char created[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	int r = 0;
+
+	for (size_t i = 0; pass && i < ELEMENTSOF(from) && r >= 0; i++) {
+		_cleanup_free_ char *src = path_join(obj, from[i][0]);
+
+		r = copy_in(src, tmp, from[i][1], err);
+	}
+	if (r >= 0)
+		r = copy_in(o->config, tmp, "config", err);
+	if (r >= 0)
+		r = copy_in(o->log, tmp, "build.log", err);
+	if (r < 0) {
+		json_object_put(j);
+		return r;
+	}
+	gmtime_r(&t, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_object_add(j, "result",
+			       json_object_new_string(pass ? "pass" : "fail"));
+	json_object_object_add(j, "config_hash",
+			       json_object_new_string(ret->hash));
+	json_object_object_add(j, "arch", json_object_new_string(o->arch));
+	json_object_object_add(j, "ksrc", json_object_new_string(o->ksrc));
+	json_object_object_add(j, "release", json_object_new_string(o->release));
+	json_object_object_add(j, "kernelrelease",
+			       ret->kernelrelease
+				       ? json_object_new_string(ret->kernelrelease)
+				       : NULL);
+	json_object_object_add(j, "modules", json_object_new_boolean(modules));
+	json_object_object_add(j, "seconds", json_object_new_double(ret->seconds));
+	json_object_object_add(j, "cpu_seconds",
+			       json_object_new_double(ret->cpu_seconds));
+	json_object_object_add(j, "built", json_object_new_string(created));
+	if (!pass) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(j, "reason",
+				       json_object_new_string(ret->reason));
+		json_object_object_add(e, "kind", json_object_new_string(
+			builderr_kind_name(ret->error.kind)));
+		json_object_object_add(e, "text",
+				       json_object_new_string(ret->error.text));
+		json_object_object_add(e, "file",
+				       ret->error.file
+					       ? json_object_new_string(ret->error.file)
+					       : NULL);
+		json_object_object_add(e, "line",
+				       json_object_new_int((int)ret->error.line));
+		json_object_object_add(e, "col",
+				       json_object_new_int((int)ret->error.col));
+		json_object_object_add(e, "log_line", json_object_new_int64(
+			(int64_t)ret->error.log_line));
+		json_object_object_add(j, "first_error", e);
+	}
+	{
+		const char *s = json_object_to_json_string_ext(
+			j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+		r = write_file_atomic(meta, s, strlen(s), 0644);
+	}
+	json_object_put(j);
+	if (r < 0)
+		return fail(err, r, "%s: %s", meta, strerror(-r));
+	if (o->rebuild)
+		rm_rf(ret->dir);
+	/* EEXIST/ENOTEMPTY: another identical build got there first. */
+	if (rename(tmp, ret->dir) < 0 && errno != EEXIST && errno != ENOTEMPTY)
+		return fail(err, -errno, "cannot rename %s to %s: %s", tmp,
+			    ret->dir, strerror(errno));
+	return 0;
+}
+
+/* The steps of a build; ret->status says how it ended when it returns 0. */
+static int build(const struct buildstage_opts *o, const char *obj,
+		 const char *tmp, struct logger *lg, bool *ret_modules,
+		 struct buildstage_result *ret, struct strbuf *err)
+{
+	_cleanup_(proc_result_release) struct proc_result pr = PROC_RESULT_INIT;
+	_cleanup_free_ char *cc = NULL, *ccache = NULL, *objcfg = NULL;
+	_cleanup_free_ char *mp = NULL, *krel = NULL;
+	_cleanup_strbuf_ struct strbuf kr = STRBUF_INIT;
+	struct step {
+		const char *what;
+		const char *const *targets;
+		const char *extra;
+	} steps[3];
+	size_t n = 0;
+	bool modules;
+	char h2[65];
+	int r;
+
+	if (proc_find_program("ccache", &ccache) == 0) {
+		cc = strdup("ccache gcc");
+	} else {
+		cc = strdup("gcc");
+		log_note(lg, "ccache not found: building without it");
+	}
+	objcfg = path_join(obj, ".config");
+	r = copy_file_atomic(o->config, objcfg, 0644);
+	if (r < 0)
+		return fail(err, r, "cannot copy %s to %s: %s", o->config, objcfg,
+			    strerror(-r));
+	log_note(lg, "building %s (.config sha256 %s) in %s", o->config,
+		 ret->hash, obj);
+	modules = config_has_modules(objcfg);
+	*ret_modules = modules;
+	if (asprintf(&mp, "INSTALL_MOD_PATH=%s/modules", tmp) < 0)
+		return -ENOMEM;
+	steps[n++] = (struct step){ "olddefconfig",
+				    (const char *const[]){ "olddefconfig", NULL },
+				    NULL };
+	steps[n++] = modules
+		? (struct step){ "bzImage modules",
+				 (const char *const[]){ "bzImage", "modules", NULL },
+				 NULL }
+		: (struct step){ "bzImage", (const char *const[]){ "bzImage", NULL },
+				 NULL };
+	if (modules)
+		steps[n++] = (struct step){
+			"modules_install",
+			(const char *const[]){ "modules_install", NULL }, mp
+		};
+	for (size_t i = 0; i < n; i++) {
+		proc_result_release(&pr);
+		r = make(o, lg, obj, cc, steps[i].targets, steps[i].extra, &pr);
+		if (r < 0)
+			return fail(err, r, "cannot run make: %s", strerror(-r));
+		if (pr.cancelled) {
+			ret->status = BUILDSTAGE_CANCELLED;
+			ret->reason = strdup("interrupted");
+			return 0;
+		}
+		if (!proc_result_ok(&pr)) {
+			failed(ret, steps[i].what, &pr, o->log);
+			return 0;
+		}
+		if (i == 0 && buildstage_hash_file(objcfg, h2) == 0 &&
+		    strcmp(h2, ret->hash))
+			log_note(lg, "olddefconfig changed the .config (sha256 "
+				 "%s); the artifacts stay keyed by the "
+				 "requested one", h2);
+	}
+	krel = path_join(obj, "include/config/kernel.release");
+	if (strbuf_read_file(&kr, krel, 4096) > 0) {
+		strbuf_trim(&kr);
+		ret->kernelrelease = strbuf_detach(&kr, NULL);
+	}
+	ret->status = BUILDSTAGE_PASS;
+	return 0;
+}
+
+int buildstage_run(const struct buildstage_opts *o,
+		   struct buildstage_result *ret, struct strbuf *err)
+{
+	_cleanup_free_ char *kdir = NULL, *ws = NULL, *obj = NULL;
+	_cleanup_free_ char *tmp = NULL, *bl = NULL;
+	_cleanup_(unlockp) int lock = -1;
+	struct logger lg = { .o = o, .part = { STRBUF_INIT, STRBUF_INIT } };
+	bool modules = false;
+	double t0 = now_s(), cpu0 = children_cpu();
+	int r;
+
+	*ret = (struct buildstage_result){ 0 };
+	r = buildstage_hash_file(o->config, ret->hash);
+	if (r < 0)
+		return fail(err, r, "%s: %s", o->config, strerror(-r));
+	kdir = kernels_dir(o);
+	ws = buildstage_workdir(o->cache, o->ksrc, o->release, o->arch, NULL);
+	if (!kdir || !ws)
+		return -ENOMEM;
+	ret->dir = path_join(kdir, ret->hash);
+	obj = path_join(ws, "obj");
+	r = mkdir_p(obj, 0755);
+	if (r < 0)
+		return fail(err, r, "%s: %s", obj, strerror(-r));
+	r = mkdir_p(kdir, 0755);
+	if (r < 0)
+		return fail(err, r, "%s: %s", kdir, strerror(-r));
+
+	/* Built before (perhaps by whoever held the lock)?  Then only its
+	 * log is copied. */
+	if (!o->rebuild && load_record(ret->dir, ret))
+		goto reused;
+	r = lock_dir(ws, o->cancel, &lock, err);
+	if (r == -EINTR) {
+		ret->status = BUILDSTAGE_CANCELLED;
+		ret->reason = strdup("interrupted");
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	if (!o->rebuild && load_record(ret->dir, ret))
+		goto reused;
+
+	if (asprintf(&tmp, "%s/.tmp-%s-%d", kdir, ret->hash, (int)getpid()) < 0)
+		return -ENOMEM;
+	rm_rf(tmp);
+	r = mkdir_p(tmp, 0755);
+	if (r < 0)
+		return fail(err, r, "%s: %s", tmp, strerror(-r));
+	lg.f = fopen(o->log, "we");
+	if (!lg.f) {
+		r = fail(err, -errno, "%s: %s", o->log, strerror(errno));
+		goto out;
+	}
+	r = build(o, obj, tmp, &lg, &modules, ret, err);
+	ret->seconds = now_s() - t0;
+	ret->cpu_seconds = children_cpu() - cpu0;
+	if (r < 0 || ret->status == BUILDSTAGE_CANCELLED)
+		goto out;
+	if (ret->status == BUILDSTAGE_PASS)
+		log_note(&lg, "built in %.1f s (%.1f s of CPU)", ret->seconds,
+			 ret->cpu_seconds);
+	fclose(lg.f);
+	lg.f = NULL;
+	/* A failure is kept only when the log says what failed. */
+	if (ret->status == BUILDSTAGE_PASS ||
+	    (ret->status == BUILDSTAGE_FAIL && ret->error.text)) {
+		r = publish(o, obj, tmp, modules, ret, err);
+		if (r < 0)
+			goto out;
+	}
+	if (ret->status == BUILDSTAGE_PASS) {
+		double secs = ret->seconds, cpu = ret->cpu_seconds;
+
+		if (!load_record(ret->dir, ret)) {
+			r = fail(err, -EIO, "%s: incomplete after the build",
+				 ret->dir);
+			goto out;
+		}
+		ret->status = BUILDSTAGE_PASS;
+		ret->reused = false;
+		ret->seconds = secs;
+		ret->cpu_seconds = cpu;
+	}
+	r = 0;
+out:
+	if (lg.f)
+		fclose(lg.f);
+	strbuf_release(&lg.part[0]);
+	strbuf_release(&lg.part[1]);
+	rm_rf(tmp);
+	return r;
+
+reused:
+	ret->seconds = now_s() - t0;
+	bl = path_join(ret->dir, "build.log");
+	r = copy_file_atomic(bl, o->log, 0644);
+	if (r < 0)
+		return fail(err, r, "cannot copy %s to %s: %s", bl, o->log,
+			    strerror(-r));
+	return 0;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * buildstage: build a kernel from a final .config, or find it built.
+ *
+ * Artifacts are keyed by the sha256 of the final .config, per kernel tree:
+ *
+ *	<cache>/kernels/<release>-<tree>/<sha256>/
+ *		bzImage vmlinux System.map config build.log build.json
+ *		modules/lib/modules/<kernelrelease>/	(CONFIG_MODULES=y only)
+ *
+ * where <tree> is the first 8 hex digits of the sha256 of the tree's path
+ * (as configstage_default_odir).  The directory is made under a temporary
+ * name and renamed into place with its build.json: one that exists is
+ * complete, and an identical .config is never built twice: the next
+ * request finds it ("reused").  A build that failed with an error the log
+ * names (a compiler, linker or tool error: the same .config fails the same
+ * way) is kept too, as config, build.log and a build.json saying "fail",
+ * and found again as a failure; a cancelled build, a timeout or a make
+ * that could not run are not kept.  opts->rebuild ignores what is there.
+ *
+ * A build happens in one out-of-tree directory per tree and arch,
+ *
+ *	<cache>/build/<release>-<tree>/<arch>/obj
+ *
+ * reused by every candidate, so Kbuild rebuilds only what a changed option
+ * touches: the .config is copied in, then
+ *
+ *	make -C KSRC O=OBJ ARCH=A CC="ccache gcc" -jN olddefconfig
+ *	make -C KSRC O=OBJ ARCH=A CC="ccache gcc" -jN bzImage [modules]
+ *	[make ... modules_install INSTALL_MOD_PATH=<tmp>/modules]
+ *
+ * with CCACHE_DIR=<cache>/ccache (plain gcc when ccache is missing) and N
+ * the number of CPUs this process may use.  Builders of the same OBJ
+ * serialise on <cache>/build/<release>-<tree>/<arch>/.lock.  Every line
+ * make prints goes to the build log as it arrives.
+ *
+ * Subprocesses go through adapters/proc (argv, never a shell).
+ */
+#ifndef BP_BUILDSTAGE_H
+#define BP_BUILDSTAGE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "core/builderr.h"
+#include "util/cleanup.h"
+#include "util/strbuf.h"
+
+struct buildstage_opts {
+	const char *ksrc;	/* a checked kernel tree (ksrc_resolve) */
+	const char *release;	/* its release (ksrc_release) */
+	const char *arch;	/* "x86_64" or "i386" */
+	const char *config;	/* the final .config to build */
+	const char *cache;	/* bp_cache_dir() */
+	const char *log;	/* the build log to write (replaced) */
+	unsigned jobs;		/* 0: the CPUs we may run on */
+	/* Set by a signal handler: make is stopped, result CANCELLED. */
+	volatile sig_atomic_t *cancel;
+	bool rebuild;		/* build even when the .config was built */
+	/* Each complete line make prints (without '\n'), for progress. */
+	void (*on_line)(void *ud, const char *line);
+	void *ud;
+};
+
+enum buildstage_status {
+	BUILDSTAGE_PASS,	/* built now */
+	BUILDSTAGE_REUSED,	/* found built */
+	BUILDSTAGE_FAIL,	/* make failed (now or before): reason, error */
+	BUILDSTAGE_CANCELLED,	/* *cancel was set */
+};
+
+struct buildstage_result {
+	enum buildstage_status status;
+	bool reused;		/* REUSED, or a FAIL found recorded */
+	char hash[65];		/* sha256 of the .config, hex */
+	char *reason;		/* one line; NULL for PASS / REUSED */
+	struct builderr error;	/* FAIL: the first error, when found */
+	double seconds;		/* this stage, reusing included */
+	double built_seconds;	/* the build that made the artifacts */
+	double cpu_seconds;	/* CPU time (user + system) of that build's
+				 * processes: what it costs on an idle machine
+				 * whatever the load was */
+	char *built;		/* when (ISO 8601 UTC), REUSED / FAIL */
+	char *dir;		/* the artifact directory */
+	/* Paths in dir (NULL unless PASS/REUSED); modules is
+	 * dir/modules/lib/modules/<kernelrelease> or NULL. */
+	char *bzimage, *vmlinux, *system_map, *config, *modules;
+	char *kernelrelease;	/* "6.12.118" (from `make kernelrelease`) */
+};
+
+/* "pass", "reused", "fail", "skip" (cancelled) as in run.json. */
+const char *buildstage_status_name(enum buildstage_status s);
+
+/*
+ * Build (or find).  Returns 0 with *ret filled whenever there is a result
+ * (a failed or cancelled build included), -errno when the stage could not
+ * run at all (cache not writable, make not found...) with a message in err.
+ */
+int buildstage_run(const struct buildstage_opts *o,
+		   struct buildstage_result *ret, struct strbuf *err);
+
+/* Free what a result owns; accepts a zeroed result. */
+void buildstage_result_done(struct buildstage_result *r);
+
+/* <cache>/build/<release>-<tree>/<arch>/<leaf>; malloc'd or NULL. */
+char *buildstage_workdir(const char *cache, const char *ksrc,
+			 const char *release, const char *arch,
+			 const char *leaf);
+
+/* sha256 of a file as 64 hex digits + NUL.  0 or -errno. */
+int buildstage_hash_file(const char *path, char ret[65]);
+
+#endif

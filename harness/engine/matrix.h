@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * matrix: the candidates of a plan, each through config -> build -> boot,
+ * and a verdict per option group and arch (docs/run.md).
+ *
+ * Candidates per arch (as the plan's "candidates" line allows): the base
+ * alone ("<arch>-base"), the base plus each group ("<arch>-<group>"), the
+ * base plus every group ("<arch>-all"; left out when it would equal the
+ * only "each" candidate).  The base is the plan's base target(s) plus its
+ * base groups.  A candidate's boot runs the scenarios of all its groups
+ * (and boot), as far as the plan lets them run; the kgdb scenario gets the
+ * candidate's vmlinux.
+ *
+ * Stages of one candidate:
+ *   config  engine/configstage in <cache>/build/<release>-<tree>/<arch>/config,
+ *           the final .config copied to <run>/<candidate>/config;
+ *   build   engine/buildstage (artifacts reused by .config hash), log in
+ *           <run>/<candidate>/build.log;
+ *   boot    engine/boot with the root image of the arch (and the kernel's
+ *           modules when it has any), files in <run>/<candidate>/.
+ * run.json is saved after every stage and every boot update; the group
+ * verdicts (core/groupverdict) are recomputed each time.
+ *
+ * Resume: with opts->resume the run directory's run.json is read back and
+ * completed: a candidate's config stage is reused when it has a result and
+ * its final .config is in the run directory, its build when it failed or
+ * its artifacts still exist, its boot when it has a verdict other than
+ * INCOMPLETE, RUNNING or INFRA; everything else runs.
+ *
+ * Interrupts: when *opts->interrupted becomes non-zero, make is stopped,
+ * the boot engine destroys its guest, nothing new starts, and the run is
+ * closed with "complete": false and exit code 130.
+ */
+#ifndef BP_MATRIX_H
+#define BP_MATRIX_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "adapters/virt.h"
+#include "core/domxml.h"
+#include "core/plan.h"
+#include "engine/runrec.h"
+#include "util/strbuf.h"
+
+struct matrix_opts {
+	const struct plan *plan;
+	const char *datadir;	/* bp_data_dir(): scenarios/groups/ */
+	const char *cache;	/* bp_cache_dir() */
+	const char *ksrc;	/* resolved kernel tree */
+	const char *release;	/* its release */
+	const char *results;	/* where a new run directory goes */
+	const char *resume;	/* a run directory to continue, or NULL */
+	enum guest_accel accel;
+	const char *accel_reason;
+	const char *uri;	/* libvirt URI */
+	int argc;		/* recorded in run.json */
+	char **argv;
+	bool quiet;		/* no progress on stderr (--json) */
+	unsigned jobs;		/* make -j; 0: the CPU count */
+	bool rebuild;		/* build even what the cache has */
+	volatile sig_atomic_t *interrupted;
+	const struct domain_ops *ops;	/* NULL: libvirt */
+};
+
+struct matrix_outcome {
+	int exit_code;		/* enum bp_exit */
+	struct run *run;	/* the run (caller frees with run_free), or
+				 * NULL when none was opened */
+};
+
+/*
+ * Run the plan.  Returns 0 with *ret filled when the matrix ran (whatever
+ * its results: ret->exit_code), or -errno before any run directory exists:
+ * -EINVAL / -ENOENT bad input (a group that does not exist for any arch of
+ * the plan, a malformed group file, a resume directory that is not a
+ * matrix run), others infrastructure; err says what.
+ */
+int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
+	       struct strbuf *err);
+
+#endif
