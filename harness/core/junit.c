@@ -132,8 +132,12 @@ static void suite(struct w *w, json_object *rec)
 				c.failures++;
 		}
 		if (build && jstr(build, "result") && strcmp(jstr(build, "result"), "pass") &&
+		    strcmp(jstr(build, "result"), "reused") &&
 		    strcmp(jstr(build, "result"), "skip"))
 			c.failures++;
+		else if (build && jstr(build, "result") &&
+			 !strcmp(jstr(build, "result"), "skip"))
+			c.skipped++;
 		if (jstr(rec, "verdict") && strcmp(jstr(rec, "verdict"), "BOOTED")) {
 			if (!strcmp(jstr(rec, "verdict"), "INFRA") ||
 			    !strcmp(jstr(rec, "verdict"), "INCOMPLETE"))
