@@ -737,6 +737,17 @@ static void render_matrix(struct rh *h, xmlNodePtr main_)
 								"option"));
 				textf(d, "dropped: %s", sb.buf);
 			}
+			if (runread_len(e, "scenarios")) {
+				xmlNodePtr d = elc(h, td, "div", "why");
+				_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+				for (size_t k = 0; k < runread_len(e, "scenarios"); k++) {
+					json_object *sc = runread_at(e, "scenarios", k);
+					strbuf_addf(&sb, "%s%s %s", k ? ", " : "",
+						    runread_str(sc, "name"),
+						    runread_str(sc, "result"));
+				}
+				textf(d, "scenarios: %s", sb.buf);
+			}
 			if (runread_str(e, "candidate"))
 				boot_link(h, el(h, td, "div"),
 					  runread_str(e, "candidate"));
