@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 rm -rf "$C"
 for t in console ktap kconfig groups explain gdbout bzimage virtcaps \
-	modules elf plan builderr; do
+	modules elf plan builderr report; do
 	mkdir -p "$C/$t"
 done
 
@@ -204,6 +204,19 @@ for f in tests/data/build/*.log; do
 	else
 		head -c 8192 "$f" >"$C/builderr/$b-head"
 		tail -c 8192 "$f" >"$C/builderr/$b-tail"
+	fi
+done
+
+# ---------------------------------------------------------------- report
+# Recorded and synthetic run.json files; those with a console log get
+# its last 8 KiB after a NUL (what the page shows the end of).
+for d in tests/data/runs/*/; do
+	[ -f "$d/run.json" ] || continue
+	b=$(basename "$d")
+	cp "$d/run.json" "$C/report/$b"
+	if [ -f "$d/console.log" ]; then
+		{ cat "$d/run.json"; printf '\000'; tail -c 8192 "$d/console.log"; } \
+			>"$C/report/$b-log"
 	fi
 done
 
