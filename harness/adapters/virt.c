@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "adapters/virt.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
@@ -17,6 +19,8 @@
 /* After the guest stopped, wait at most this long for the console stream
  * to deliver what is still in flight. */
 #define DRAIN_GRACE_MS 2000
+/* After SIGKILL, how long to wait for the orphaned QEMU to be gone. */
+#define KILL_WAIT_MS 5000
 
 struct guest {
 	virConnectPtr conn;
@@ -26,6 +30,9 @@ struct guest {
 	bool stream_cb;
 	bool stream_done;	/* EOF, hang-up or error on the console */
 	bool destroyed_by_us;
+	bool lost;		/* libvirtd went away: it cannot destroy the guest */
+	char name[256];		/* the domain's name */
+	pid_t qemu_pid;		/* the guest's QEMU, 0 while unknown */
 
 	enum guest_state state;		/* as last reported */
 	enum guest_state pending;	/* seen, not reported yet */
@@ -53,6 +60,14 @@ const char *guest_state_name(enum guest_state s)
 		return "libvirt connection lost";
 	}
 	return "unknown";
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* libvirt's default error handler prints to stderr; we report once. */
@@ -123,14 +138,27 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 	return 0;
 }
 
+static int kill_orphan(struct guest *g);
+
 static void on_close(virConnectPtr conn, int reason, void *opaque)
 {
 	struct guest *g = opaque;
+	char why[256];
+	int r;
 
-	set_pending(g, GUEST_LOST,
-		    reason == VIR_CONNECT_CLOSE_REASON_EOF
-			    ? "libvirtd closed the connection (stopped?)"
-			    : "the connection to libvirtd broke");
+	g->lost = true;
+	/* Without libvirtd nobody destroys the guest when we go (its
+	 * AUTODESTROY died with the daemon's side of the connection), and
+	 * a restarted libvirtd would adopt it: end its QEMU ourselves. */
+	r = kill_orphan(g);
+	snprintf(why, sizeof(why), "%s; %s",
+		 reason == VIR_CONNECT_CLOSE_REASON_EOF
+			 ? "libvirtd closed the connection (stopped?)"
+			 : "the connection to libvirtd broke",
+		 r == 0 ? "bootproof ended the guest's QEMU itself"
+			: r == -ESRCH ? "the guest's QEMU is gone"
+				      : "the guest's QEMU could not be ended");
+	set_pending(g, GUEST_LOST, why);
 	g->stream_done = true;
 }
 
@@ -172,6 +200,113 @@ static void add_libvirt_error(struct strbuf *err)
 
 	if (err)
 		strbuf_addstr(err, m && *m ? m : "unknown libvirt error");
+}
+
+/* ------------------------------------------------ the QEMU process */
+
+/* Is pid the QEMU of domain name?  libvirt starts it with
+ * "-name guest=NAME,..." (a comma in NAME doubled). */
+static bool is_qemu_of(pid_t pid, const char *name)
+{
+	_cleanup_strbuf_ struct strbuf cmd = STRBUF_INIT;
+	char path[64], want[300];
+	size_t wl;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if (strbuf_read_file(&cmd, path, 1 << 20) <= 0)
+		return false;
+	wl = (size_t)snprintf(want, sizeof(want), "guest=%s", name);
+	if (wl >= sizeof(want))
+		return false;
+	for (size_t off = 0; off < cmd.len; off += strlen(cmd.buf + off) + 1) {
+		const char *a = cmd.buf + off;
+		if (!strncmp(a, want, wl) && (a[wl] == ',' || !a[wl]))
+			return true;
+	}
+	return false;
+}
+
+/* A zombie has ended: it only waits for its parent. */
+static bool is_running(pid_t pid)
+{
+	_cleanup_strbuf_ struct strbuf st = STRBUF_INIT;
+	char path[64];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (strbuf_read_file(&st, path, 1 << 16) <= 0)
+		return false;
+	p = strrchr(st.buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * The QEMU of domain name: the pid file libvirt's system instance keeps,
+ * else a look through /proc (any URI, any user).  0 when not found.
+ */
+static pid_t find_qemu(const char *name)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+	char path[512];
+
+	snprintf(path, sizeof(path), "/run/libvirt/qemu/%s.pid", name);
+	if (strbuf_read_file(&sb, path, 64) > 0) {
+		long v = strtol(sb.buf, NULL, 10);
+		if (v > 0 && is_qemu_of((pid_t)v, name))
+			return (pid_t)v;
+	}
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+		if (v > 0 && !*end && is_qemu_of((pid_t)v, name))
+			return (pid_t)v;
+	}
+	return 0;
+}
+
+/* The user QEMU runs as: -errno when it cannot be read. */
+static long qemu_uid(pid_t pid)
+{
+	_cleanup_strbuf_ struct strbuf st = STRBUF_INIT;
+	char path[64];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (strbuf_read_file(&st, path, 1 << 16) <= 0)
+		return -ENOENT;
+	p = strstr(st.buf, "\nUid:");
+	if (!p)
+		return -EIO;
+	return strtol(p + 5, NULL, 10); /* the real uid */
+}
+
+/*
+ * End the guest's QEMU without libvirt: SIGKILL, then wait until it is
+ * gone.  0 when it was killed, -ESRCH when there was none (any more), or
+ * -errno (-EPERM: QEMU runs as another user and we are not root).
+ */
+static int kill_orphan(struct guest *g)
+{
+	long long end;
+
+	if (!g->name[0])
+		return -ESRCH;
+	if (!g->qemu_pid || !is_qemu_of(g->qemu_pid, g->name))
+		g->qemu_pid = find_qemu(g->name);
+	if (!g->qemu_pid || !is_running(g->qemu_pid))
+		return -ESRCH;
+	if (kill(g->qemu_pid, SIGKILL) < 0)
+		return errno == ESRCH ? -ESRCH : -errno;
+	end = now_ms() + KILL_WAIT_MS;
+	while (is_running(g->qemu_pid) && is_qemu_of(g->qemu_pid, g->name) &&
+	       now_ms() < end)
+		usleep(20 * 1000);
+	log_debug("killed QEMU %d of %s (libvirtd gone)", (int)g->qemu_pid,
+		  g->name);
+	return 0;
 }
 
 static void guest_free(struct guest *g);
@@ -216,6 +351,29 @@ static int guest_start(const char *uri, const char *xml, struct guest **ret,
 		guest_free(g);
 		return -EIO;
 	}
+	{
+		const char *n = virDomainGetName(g->dom);
+		long uid;
+
+		snprintf(g->name, sizeof(g->name), "%s", n ? n : "");
+		g->qemu_pid = g->name[0] ? find_qemu(g->name) : 0;
+		/* The kernel under test is untrusted: never let it run in a
+		 * QEMU with root's privileges (libvirt's qemu.conf user). */
+		uid = g->qemu_pid ? qemu_uid(g->qemu_pid) : -ESRCH;
+		if (uid == 0) {
+			if (err)
+				strbuf_addf(err,
+					    "QEMU of %s runs as root (libvirt's "
+					    "qemu.conf user = \"root\"?): bootproof "
+					    "does not run an untrusted kernel "
+					    "with root's privileges",
+					    g->name);
+			guest_free(g);
+			return -EPERM;
+		}
+		if (!g->qemu_pid)
+			log_debug("QEMU of %s not found in /proc", g->name);
+	}
 	g->lifecycle_cb = virConnectDomainEventRegisterAny(
 		g->conn, g->dom, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
 		VIR_DOMAIN_EVENT_CALLBACK(on_lifecycle), g, NULL);
@@ -247,14 +405,6 @@ static int guest_start(const char *uri, const char *xml, struct guest **ret,
 	}
 	*ret = g;
 	return 0;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Run libvirt's event loop until cond() or timeout_ms passed. */
@@ -310,19 +460,25 @@ static int guest_poll(struct guest *g, int timeout_ms, struct guest_event *ret)
 
 static int guest_destroy(struct guest *g)
 {
-	int active;
+	int active, r;
 
 	if (!g || !g->dom)
 		return 0;
+	/* libvirtd is gone (or does not answer): QEMU is ours to end. */
+	if (g->lost || virConnectIsAlive(g->conn) != 1) {
+		r = kill_orphan(g);
+		return r == -ESRCH ? 0 : r;
+	}
 	active = virDomainIsActive(g->dom);
-	if (active <= 0)
+	if (active == 0)
 		return 0;
 	g->destroyed_by_us = true;
 	if (virDomainDestroy(g->dom) < 0) {
 		/* It may have stopped meanwhile. */
 		if (virDomainIsActive(g->dom) == 0)
 			return 0;
-		return -EIO;
+		r = kill_orphan(g);
+		return r == -ESRCH ? 0 : r;
 	}
 	return 0;
 }

@@ -1,0 +1,155 @@
+#!/bin/sh
+# libvirtd really stopped (issue 6 point 3), then started again for the
+# tests that follow:
+#  - stopped (SIGTERM) before a boot: INFRA, exit 3, the message names
+#    libvirt, run.json complete;
+#  - killed (SIGKILL, a crash) after KERNEL_BANNER: INFRA, exit 3, the
+#    message names libvirtd; the guest's QEMU, which no libvirtd will
+#    destroy any more, does not outlive bootproof (bootproof kills it), and
+#    the restarted libvirtd does not adopt it; console log and run.json
+#    kept;
+#  - stopped (SIGTERM) after KERNEL_BANNER: the same.
+# libvirt unreachable through a bogus socket is in boot-libvirt.sh.
+#
+# It stops the system's libvirtd: on a machine where other guests run
+# (a shared development host) it waits for them to finish, and skips when
+# they do not (BP_FAULTS_IDLE_WAIT seconds, default 900).  CI runs the
+# tests one after the other, so nothing else is running there.
+set -u
+. "$(dirname "$0")/faults-lib.inc"
+need_root
+need_kernel
+need_libvirt
+command -v libvirtd >/dev/null || skip "no libvirtd binary"
+T=$(mktemp -d)
+chmod 755 "$T"
+idle_wait=${BP_FAULTS_IDLE_WAIT:-900}
+
+libvirtd_pid() {
+	p=$(cat /run/libvirtd.pid 2>/dev/null)
+	[ -n "$p" ] && kill -0 "$p" 2>/dev/null && { echo "$p"; return; }
+	pgrep -x libvirtd | head -n 1
+}
+
+# stop_libvirtd SIGNAL: and wait until it is gone.
+stop_libvirtd() {
+	p=$(libvirtd_pid)
+	[ -n "$p" ] || return 0
+	kill -"$1" "$p"
+	i=0
+	while kill -0 "$p" 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! kill -0 "$p" 2>/dev/null
+}
+
+# start_libvirtd: as make setup does, when it does not answer.
+start_libvirtd() {
+	virsh -c $URI version >/dev/null 2>&1 && return 0
+	p=$(libvirtd_pid)
+	if [ -n "$p" ]; then # still shutting down
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 300 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	fi
+	pgrep -x virtlogd >/dev/null || (cd / && virtlogd -d)
+	(cd / && libvirtd -d)
+	i=0
+	while [ $i -lt 60 ]; do
+		virsh -c $URI version >/dev/null 2>&1 && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+
+cleanup() {
+	start_libvirtd || echo "FAIL: could not start libvirtd again"
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# idle [NAME]: no guest but NAME runs on libvirtd (waits for one).
+idle() {
+	i=0
+	while [ -n "$(foreign_guests "${1:-}")" ]; do
+		[ $i -ge "$idle_wait" ] && return 1
+		[ $i = 0 ] && echo "waiting for other guests to end: $(foreign_guests "${1:-}" | tr '\n' ' ')"
+		sleep 5
+		i=$((i + 5))
+	done
+}
+
+check_record() { # WHAT DIR
+	json_ok "$2/run.json" || { no "$1: run.json is not valid JSON"; return; }
+	[ "$(jget "$2/run.json" '{complete}')" = true ] || no "$1: run.json not complete"
+	[ "$(jget "$2/run.json" '{exit_code}')" = 3 ] || no "$1: run.json exit_code"
+	[ "$(jget "$2/run.json" '{boots}[0]{verdict}')" = INFRA ] || no "$1: run.json verdict"
+}
+
+# 1. Stopped before the boot.
+idle || skip "other guests run on libvirtd; not stopping it"
+stop_libvirtd TERM || no "libvirtd did not stop"
+"$BP" boot --kernel "$K" --accel tcg --scenarios boot --results "$T/before" >"$T/out" 2>"$T/err"
+rc=$?
+start_libvirtd || { no "libvirtd did not start again"; exit 1; }
+cat "$T/out" "$T/err"
+[ $rc = 3 ] || no "stopped before: exit $rc, want 3"
+grep -q "error: infrastructure: cannot connect to libvirt at $URI" "$T/err" ||
+	no "stopped before: the message does not name libvirt"
+grep -q '^verdict: INFRA' "$T/out" || no "stopped before: $(head -n 1 "$T/out")"
+check_record "stopped before" "$(run_dir "$T/out")"
+ok "libvirtd stopped before a boot"
+
+# 2, 3. Killed or stopped during the boot, once the kernel runs.
+during() { # SIGNAL
+	sig=$1
+	attempt=0
+	while :; do
+		attempt=$((attempt + 1))
+		idle || skip "other guests run on libvirtd; not stopping it"
+		rm -rf "$T/during"
+		"$BP" boot --kernel "$K" --accel tcg --scenarios boot --results "$T/during" \
+			>"$T/out" 2>"$T/err" &
+		bp=$!
+		wait_for "$T/err" 'KERNEL_BANNER|verdict' 300
+		name=$(guest_name "$T/err")
+		# Someone else's guest came meanwhile: do not break it, retry.
+		if [ -n "$(foreign_guests "$name")" ] && [ $attempt -lt 3 ]; then
+			kill -INT $bp
+			wait $bp
+			continue
+		fi
+		break
+	done
+	qpid=$(qemu_of "$name")
+	grep -q KERNEL_BANNER "$T/err" || no "$sig: no KERNEL_BANNER: $(tail -n 3 "$T/err")"
+	[ -n "$qpid" ] || no "$sig: no QEMU for $name"
+	stop_libvirtd "$sig" || no "$sig: libvirtd did not stop"
+	wait_pid $bp 60 || { kill -INT $bp; no "$sig: bootproof did not end without libvirtd"; }
+	# bootproof has ended: its QEMU must have too, libvirtd or not.
+	[ -n "$qpid" ] && running "$qpid" && no "$sig: QEMU $qpid of $name outlived bootproof"
+	start_libvirtd || { no "libvirtd did not start again"; exit 1; }
+	cat "$T/out"
+	tail -n 3 "$T/err"
+	[ $rc = 3 ] || no "$sig: exit $rc, want 3"
+	grep -q "error: infrastructure: libvirtd closed the connection" "$T/err" ||
+		no "$sig: the message does not name libvirtd"
+	grep -q '^verdict: INFRA' "$T/out" || no "$sig: $(head -n 1 "$T/out")"
+	d=$(run_dir "$T/out")
+	check_record "$sig" "$d"
+	grep -q 'Linux version' "$d/console.log" 2>/dev/null || no "$sig: console log lost"
+	[ "$(jget "$d/run.json" '{boots}[0]{milestones}[0]{name}')" = KERNEL_BANNER ] ||
+		no "$sig: milestones lost"
+	# The restarted libvirtd does not find the guest running.
+	gone "$name" 30 || no "$sig: domain $name still there after libvirtd restarted: $(virsh -c $URI list --all)"
+	ok "libvirtd $sig during a boot"
+}
+during KILL
+during TERM
+
+virsh -c $URI list --all >/dev/null || no "libvirtd does not answer at the end"
+exit $fail
