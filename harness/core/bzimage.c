@@ -23,6 +23,13 @@ int bzimage_inspect(const void *buf, size_t len, struct bzimage_info *ret)
 		return -ENOEXEC;
 	if (ret->protocol >= 0x020c)
 		ret->is_64bit = b[0x236] & 1;
+	if (ret->protocol >= 0x0204) {
+		/* setup_sects 0 means 4 (boot.rst); syssize counts 16 bytes. */
+		unsigned setup = b[0x1f1] ? b[0x1f1] : 4;
+		unsigned long long sys = (unsigned long long)le16(b + 0x1f4) |
+					 (unsigned long long)le16(b + 0x1f6) << 16;
+		ret->min_size = (setup + 1ull) * 512 + sys * 16;
+	}
 	off = le16(b + 0x20e);
 	if (!off)
 		return -ENOEXEC;

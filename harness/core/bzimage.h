@@ -16,6 +16,11 @@ struct bzimage_info {
 	bool is_64bit;		/* XLF_KERNEL_64: an x86_64 kernel */
 	char version[256];	/* "6.1.0-57-amd64 (debian-kernel@...) #1 ..." */
 	char release[128];	/* first word of version: "6.1.0-57-amd64" */
+	/* The least a complete file has: the setup sectors and the
+	 * protected-mode code (syssize), per the header; 0 when the
+	 * protocol is too old to say (< 2.04).  A file shorter than this
+	 * was cut off. */
+	unsigned long long min_size;
 };
 
 /*

@@ -262,6 +262,12 @@ int verb_boot(int argc, char **argv)
 			  "boot header)", o.kernel);
 		return BP_EXIT_USAGE;
 	}
+	if (head.len < bi.min_size) {
+		log_error("--kernel %s: cut off: %zu bytes, its boot header "
+			  "says at least %llu",
+			  o.kernel, head.len, bi.min_size);
+		return BP_EXIT_USAGE;
+	}
 	if (o.arch) {
 		if (guest_arch_from_string(o.arch, &arch) < 0) {
 			log_error("--arch %s: unknown (x86_64 or i386)", o.arch);
