@@ -7,6 +7,7 @@
 #include <guestfs.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <openssl/evp.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
@@ -456,6 +457,95 @@ static json_object *input_json(const char *path, const struct strbuf *data)
 	return o;
 }
 
+DEFINE_TRIVIAL_CLEANUP_FUNC(EVP_MD_CTX *, EVP_MD_CTX_free)
+
+/* sha256 of a file's content, as lowercase hex.  0 or -errno. */
+static int file_sha256_hex(const char *path, char *ret_hex)
+{
+	_cleanup_(EVP_MD_CTX_freep) EVP_MD_CTX *c = EVP_MD_CTX_new();
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ unsigned char *buf = malloc(1 << 20);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n;
+
+	if (fd < 0)
+		return -errno;
+	if (!c || !buf || !EVP_DigestInit_ex(c, EVP_sha256(), NULL))
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r = read(fd, buf, 1 << 20);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		if (!EVP_DigestUpdate(c, buf, (size_t)r))
+			return -EIO;
+	}
+	if (!EVP_DigestFinal_ex(c, md, &n) || n != 32)
+		return -EIO;
+	for (unsigned i = 0; i < n; i++)
+		snprintf(ret_hex + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}
+
+/*
+ * Is the cached image img usable: there, of the size its layout makes,
+ * and with the sha256 its manifest recorded when it was built?  1 yes
+ * (ret_sha256 filled), 0 no (why says what is wrong).  An image that
+ * cannot be checked is not used.
+ */
+static int cached_image_ok(const char *img, const char *manifest,
+			   uint64_t size, char *ret_sha256, struct strbuf *why)
+{
+	_cleanup_(json_object_putp) json_object *m = NULL;
+	char have[IMAGE_HASH_HEX_LEN + 1];
+	const char *want = NULL;
+	json_object *v;
+	struct stat st;
+	int r;
+
+	if (stat(img, &st) < 0) {
+		strbuf_addstr(why, strerror(errno));
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		strbuf_addstr(why, "not a regular file");
+		return 0;
+	}
+	if ((uint64_t)st.st_size != size) {
+		strbuf_addf(why, "%lld bytes where its layout makes %llu",
+			    (long long)st.st_size, (unsigned long long)size);
+		return 0;
+	}
+	m = json_object_from_file(manifest);
+	if (!m) {
+		strbuf_addf(why, "its manifest %s cannot be read", manifest);
+		return 0;
+	}
+	if (json_object_object_get_ex(m, "image_sha256", &v) &&
+	    json_object_is_type(v, json_type_string))
+		want = json_object_get_string(v);
+	if (!want || strlen(want) != IMAGE_HASH_HEX_LEN) {
+		strbuf_addf(why, "%s does not record its sha256", manifest);
+		return 0;
+	}
+	r = file_sha256_hex(img, have);
+	if (r < 0) {
+		strbuf_addf(why, "cannot read it: %s", strerror(-r));
+		return 0;
+	}
+	if (strcmp(have, want)) {
+		strbuf_addf(why, "its content changed since it was built "
+				 "(sha256 %.16s..., %s says %.16s...)",
+			    have, manifest, want);
+		return 0;
+	}
+	memcpy(ret_sha256, have, sizeof(have));
+	return 1;
+}
+
 struct inputs {
 	const char *agent, *busybox, *modules;
 	struct strbuf agent_data, busybox_data;
@@ -479,6 +569,8 @@ static int write_manifest(const char *path, const struct image_request *req,
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
 		 gmtime_r(&t, &tm));
 	json_object_object_add(o, "hash", json_object_new_string(res->hash));
+	json_object_object_add(o, "image_sha256",
+			       json_object_new_string(res->image_sha256));
 	json_object_object_add(o, "arch", json_object_new_string(
 						  image_arch_to_string(
 							  req->arch)));
@@ -527,7 +619,6 @@ static int build_locked(const struct image_ops *ops, void *userdata,
 			    *prefix = NULL, *manifest = NULL;
 	_cleanup_close_ int lfd = -1;
 	struct image_build b;
-	struct stat st;
 	double t0;
 	int r, fd;
 
@@ -554,8 +645,10 @@ static int build_locked(const struct image_ops *ops, void *userdata,
 				return r;
 			}
 		/* That build may have made what we need. */
-		if (!req->force && stat(img, &st) == 0 &&
-		    S_ISREG(st.st_mode) && (uint64_t)st.st_size == res->size) {
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+		if (!req->force &&
+		    cached_image_ok(img, manifest, res->size,
+				    res->image_sha256, &why)) {
 			res->cached = true;
 			res->path = TAKE_PTR(img);
 			res->manifest = TAKE_PTR(manifest);
@@ -587,6 +680,9 @@ static int build_locked(const struct image_ops *ops, void *userdata,
 			r = -errno;
 		if (fd >= 0)
 			close(fd);
+		/* What a later user checks the cached file against. */
+		if (r >= 0)
+			r = file_sha256_hex(tmp, res->image_sha256);
 		if (r < 0)
 			strbuf_addf(err, "%s: %s", tmp, strerror(-r));
 	}
@@ -732,18 +828,25 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 
 	{
 		_cleanup_free_ char *img = NULL, *manifest = NULL;
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 		if (asprintf(&img, "%s/%s.img", dir, base) < 0 ||
 		    asprintf(&manifest, "%s/%s.json", dir, base) < 0)
 			return -ENOMEM;
-		/* Complete, or not there at all: it is renamed into place. */
-		if (!req->force && stat(img, &st) == 0 &&
-		    S_ISREG(st.st_mode) && (uint64_t)st.st_size == res.size) {
+		/* Complete, or not there at all: it is renamed into place.
+		 * Complete, but damaged since: built again. */
+		if (!req->force &&
+		    cached_image_ok(img, manifest, res.size, res.image_sha256,
+				    &why)) {
 			res.cached = true;
 			res.path = TAKE_PTR(img);
 			res.manifest = TAKE_PTR(manifest);
 			*ret = res;
 			return 0;
 		}
+		if (!req->force && lstat(img, &st) == 0)
+			log_warn("cached image %s cannot be used: %s; building "
+				 "it again",
+				 img, why.buf);
 	}
 	r = build_locked(ops, userdata, req, &in, &l, dir, base, &res, err);
 	if (r < 0) {

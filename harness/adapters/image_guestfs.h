@@ -15,7 +15,9 @@
  * builders of the same image serialise on <name>.lock (flock), so a second
  * builder waits and then finds the image.  Temporary files of killed
  * builds are removed by the next builder of that image.  Beside each image,
- * <name>.json records what went into it.
+ * <name>.json records what went into it and the sha256 of the image file:
+ * a cached image is used only when its size and that hash match, so one
+ * truncated or overwritten after it was built is built again.
  */
 #ifndef BP_IMAGE_GUESTFS_H
 #define BP_IMAGE_GUESTFS_H
@@ -57,6 +59,10 @@ struct image_result {
 	char *path;		/* the image (owned) */
 	char *manifest;		/* <image>.json beside it (owned) */
 	char hash[IMAGE_HASH_HEX_LEN + 1];
+	/* sha256 of the image file itself, recorded in the manifest when
+	 * it was built and checked against the file whenever the cached
+	 * image is used: a damaged image is built again, never booted. */
+	char image_sha256[IMAGE_HASH_HEX_LEN + 1];
 	uint64_t size;		/* apparent size in bytes */
 	bool cached;		/* found, not built */
 	double seconds;		/* build time (0 when cached) */

@@ -115,11 +115,158 @@ static void test_real_kernels_complete(void **state)
 		skip();
 }
 
+/* ------------------------------------------------------- the image */
+
+struct fake_builder {
+	int calls;
+	char fill;
+};
+
+static int fake_build(void *userdata, const struct image_build *b,
+		      struct strbuf *err)
+{
+	struct fake_builder *f = userdata;
+	_cleanup_free_ char *buf = malloc(b->size);
+	int e;
+
+	f->calls++;
+	assert_non_null(buf);
+	memset(buf, f->fill, b->size);
+	e = write_file_atomic(b->path, buf, b->size, 0644);
+	if (e < 0)
+		strbuf_addf(err, "fake: %s", strerror(-e));
+	return e;
+}
+
+static const struct image_ops fake_ops = { .build = fake_build };
+
+/* A static x86_64 ELF as the image checks want (agent and busybox). */
+static char *write_elf(const char *name)
+{
+	uint8_t b[512] = { 0 };
+	Elf64_Ehdr *h = (Elf64_Ehdr *)b;
+	char *p = path_join(tmp, name);
+
+	memcpy(b, ELFMAG, SELFMAG);
+	b[EI_CLASS] = ELFCLASS64;
+	b[EI_DATA] = ELFDATA2LSB;
+	b[EI_VERSION] = EV_CURRENT;
+	h->e_type = ET_EXEC;
+	h->e_machine = EM_X86_64;
+	h->e_phoff = sizeof(*h);
+	h->e_phentsize = sizeof(Elf64_Phdr);
+	h->e_phnum = 1;
+	((Elf64_Phdr *)(b + sizeof(*h)))[0].p_type = PT_LOAD;
+	memcpy(b + 300, name, strlen(name));
+	assert_int_equal(write_file_atomic(p, b, sizeof(b), 0755), 0);
+	return p;
+}
+
+static int ensure(struct image_request *req, struct fake_builder *f,
+		  struct image_result *res)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	int r;
+
+	image_result_done(res);
+	memset(res, 0, sizeof(*res));
+	r = image_ensure_with(&fake_ops, f, req, res, &err);
+	if (r < 0)
+		print_error("image_ensure_with: %s\n", err.buf);
+	return r;
+}
+
+static void overwrite(const char *path, off_t off, const char *what)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, what, strlen(what), off),
+			 (ssize_t)strlen(what));
+	close(fd);
+}
+
+/*
+ * The cached image is used only as it was built: a file truncated,
+ * overwritten (same size) or whose manifest lost its hash is built again
+ * rather than booted (a damaged root filesystem would look like a kernel
+ * that cannot mount root).
+ */
+static void test_damaged_image_is_rebuilt(void **state)
+{
+	_cleanup_free_ char *agent = write_elf("agent");
+	_cleanup_free_ char *busybox = write_elf("busybox");
+	_cleanup_free_ char *cdir = path_join(tmp, "cache");
+	_cleanup_(image_result_done) struct image_result res = { 0 };
+	_cleanup_strbuf_ struct strbuf man = STRBUF_INIT;
+	struct fake_builder f = { .fill = 'A' };
+	struct image_request req = {
+		.arch = IMAGE_ARCH_X86_64,
+		.agent = agent,
+		.busybox = busybox,
+		.cache_dir = cdir,
+	};
+	char first[IMAGE_HASH_HEX_LEN + 1];
+	struct stat st;
+
+	/* Built, then found. */
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 1);
+	assert_false(res.cached);
+	assert_int_equal(strlen(res.image_sha256), IMAGE_HASH_HEX_LEN);
+	memcpy(first, res.image_sha256, sizeof(first));
+	assert_true(strbuf_read_file(&man, res.manifest, 0) > 0);
+	assert_non_null(strstr(man.buf, first));
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 1);
+	assert_true(res.cached);
+	assert_string_equal(res.image_sha256, first);
+
+	/* Overwritten with garbage, same size: built again. */
+	overwrite(res.path, 4096, "garbage from a stray dd");
+	f.fill = 'B';
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 2);
+	assert_false(res.cached);
+	assert_string_not_equal(res.image_sha256, first);
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 2);
+	assert_true(res.cached);
+
+	/* Truncated. */
+	assert_int_equal(truncate(res.path, 1 << 20), 0);
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 3);
+	assert_int_equal(stat(res.path, &st), 0);
+	assert_int_equal((uint64_t)st.st_size, res.size);
+
+	/* Missing. */
+	assert_int_equal(unlink(res.path), 0);
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 4);
+	assert_int_equal(access(res.path, F_OK), 0);
+
+	/* The manifest lost, or one from before images had their hash
+	 * recorded: the image cannot be checked, so it is not used. */
+	assert_int_equal(unlink(res.manifest), 0);
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 5);
+	assert_int_equal(write_file_atomic(res.manifest, "{\"hash\":\"x\"}\n",
+					   13, 0644),
+			 0);
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 6);
+	assert_int_equal(ensure(&req, &f, &res), 0);
+	assert_int_equal(f.calls, 6);
+	assert_true(res.cached);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_cut_off),
 		cmocka_unit_test(test_real_kernels_complete),
+		cmocka_unit_test(test_damaged_image_is_rebuilt),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
