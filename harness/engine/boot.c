@@ -38,6 +38,7 @@ struct session {
 	struct console *con;
 	struct ktap *ktap;
 	FILE *log;
+	char *log_path;
 	long long t0, t_init, panic_at, last_update;
 	bool updated;
 	bool agent_done_line;
@@ -617,11 +618,21 @@ static void follow(struct session *s)
 			return;
 		}
 		if (ev.len) {
-			if (s->log && fwrite(ev.data, 1, ev.len, s->log) != ev.len)
-				log_warn_errno(errno, "writing the console log");
-			if (s->log)
-				fflush(s->log);
 			console_feed(s->con, ev.data, ev.len);
+			errno = 0;
+			if (fwrite(ev.data, 1, ev.len, s->log) != ev.len ||
+			    fflush(s->log) != 0) {
+				/* The results cannot be kept (a full disk):
+				 * a boot nobody can read is not worth going
+				 * on with. */
+				e = errno ? errno : EIO;
+				ops->destroy(s->g);
+				s->end = BOOT_END_INFRA;
+				snprintf(s->end_reason, sizeof(s->end_reason),
+					 "cannot write %s: %s", s->log_path,
+					 strerror(e));
+				return;
+			}
 		}
 		if (ev.state_changed) {
 			end_from_state(s, &ev);
@@ -727,7 +738,7 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf cfg = STRBUF_INIT;
 	_cleanup_free_ char *kernel = NULL, *initrd = NULL, *disk = NULL;
-	_cleanup_free_ char *log_path = NULL, *xml_path = NULL;
+	_cleanup_free_ char *xml_path = NULL;
 	char name[64];
 	int e;
 
@@ -754,11 +765,11 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 						     &cfg, &s.heavy);
 
 	snprintf(name, sizeof(name), "%sconsole.log", req.prefix ? req.prefix : "");
-	log_path = path_join(req.run_dir, name);
-	s.log = fopen(log_path, "we");
+	s.log_path = path_join(req.run_dir, name);
+	s.log = fopen(s.log_path, "we");
 	if (!s.log) {
 		e = -errno;
-		strbuf_addf(&err, "cannot write %s: %s", log_path, strerror(-e));
+		strbuf_addf(&err, "cannot write %s: %s", s.log_path, strerror(-e));
 		finish(&s, BOOT_END_INFRA, err.buf, ret);
 		goto out;
 	}
@@ -841,5 +852,6 @@ out:
 	free(s.cmdline);
 	free(s.xml);
 	free(s.kgdb_file);
+	free(s.log_path);
 	return ret->record ? 0 : -ENOMEM;
 }

@@ -127,11 +127,17 @@ static int parse_uint(const char *opt, const char *s, unsigned *ret)
 
 static void on_update(void *ud, json_object *rec)
 {
+	static int last_err;
 	struct run *run = ud;
+	int e;
 
 	run_set_boot(run, 0, json_object_get(rec));
-	if (run_save(run) < 0)
-		log_warn("could not save %s/run.json", run->dir);
+	e = run_save(run);
+	/* Once per kind of failure, not once a second. */
+	if (e < 0 && e != last_err)
+		log_warn_errno(e, "cannot save %s/run.json (the previous one "
+				  "stays)", run->dir);
+	last_err = e;
 }
 
 static void summary(json_object *rec, const char *dir)
@@ -441,7 +447,8 @@ int verb_boot(int argc, char **argv)
 	run_set_boot(run, 0, out.record);
 	e = run_close(run, out.exit_code, out.verdict != VERDICT_INCOMPLETE);
 	if (e < 0)
-		log_error_errno(e, "cannot write the results in %s", run->dir);
+		log_error_errno(e, "infrastructure: cannot write the results "
+				   "in %s", run->dir);
 	else
 		report_write(run->dir, NULL);
 	if (out.verdict == VERDICT_INFRA) {
@@ -456,7 +463,9 @@ int verb_boot(int argc, char **argv)
 	else
 		summary(out.record, run->dir);
 	c = out.exit_code;
-	if (e < 0 && c == 0)
+	/* Results that could not be kept are the host's failure, whatever
+	 * the kernel did. */
+	if (e < 0 && c != 130)
 		c = BP_EXIT_INFRA;
 	run_free(run);
 	return c;

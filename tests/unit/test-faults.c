@@ -44,6 +44,15 @@ static int teardown(void **state)
 	return 0;
 }
 
+static const char *jstr(json_object *o, const char *k)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !v)
+		return NULL;
+	return json_object_get_string(v);
+}
+
 /* ------------------------------------------------------------ kernel */
 
 static void header(unsigned char *b, size_t len, unsigned proto,
@@ -261,12 +270,75 @@ static void test_damaged_image_is_rebuilt(void **state)
 	assert_true(res.cached);
 }
 
+/* ------------------------------------------------------------ a boot */
+
+static struct boot_request req_in(const char *run_dir, const char *stage,
+				  const char *kernel)
+{
+	struct boot_request r = {
+		.name = "bootproof-faults",
+		.arch = GUEST_ARCH_X86_64,
+		.accel = GUEST_ACCEL_TCG,
+		.uri = "fake:///",
+		.kernel = kernel,
+		.run_dir = run_dir,
+		.prefix = "",
+		.stage_dir = stage,
+		.ops = &fake_domain_ops,
+		.quiet = true,
+		.timeout_s = 30,
+	};
+	return r;
+}
+
+/*
+ * The results disk fills during the boot: console.log cannot be written.
+ * The guest is destroyed at once (INFRA, exit 3), the message names the
+ * file and the error; the record still has what the console said.
+ */
+static void test_console_log_disk_full(void **state)
+{
+	_cleanup_free_ char *run = path_join(tmp, "full-run");
+	_cleanup_free_ char *stage = path_join(tmp, "stage/bootproof-full");
+	_cleanup_free_ char *kernel = path_join(tmp, "bzImage");
+	_cleanup_free_ char *log = path_join(run, "console.log");
+	_cleanup_free_ char *src = NULL, *want = NULL;
+	struct fake_domain f = { .chunk = 8192, .end = GUEST_SHUTOFF };
+	struct boot_request r = req_in(run, stage, kernel);
+	struct boot_outcome o;
+
+	if (access("/dev/full", W_OK) < 0)
+		skip();
+	assert_true(asprintf(&src, "%s/console/debian61-boot.log", TEST_DATA) > 0);
+	assert_true(asprintf(&want, "cannot write %s: %s", log,
+			     strerror(ENOSPC)) > 0);
+	f.log = src;
+	assert_int_equal(mkdir_p(run, 0755), 0);
+	assert_int_equal(write_file_atomic(kernel, "k", 1, 0644), 0);
+	/* A file system with no room left: every write says ENOSPC. */
+	assert_int_equal(symlink("/dev/full", log), 0);
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_INFRA);
+	assert_int_equal(o.exit_code, 3);
+	assert_string_equal(jstr(o.record, "reason"), want);
+	assert_string_equal(
+		jstr(json_object_object_get(o.record, "end"), "how"), "infra");
+	/* Stopped at the first write, not at the end of the log. */
+	assert_int_equal(f.destroyed, 1);
+	assert_true(f.bytes <= 8192);
+	assert_int_equal(access(stage, F_OK), -1);
+	json_object_put(o.record);
+	free(f.xml);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_cut_off),
 		cmocka_unit_test(test_real_kernels_complete),
 		cmocka_unit_test(test_damaged_image_is_rebuilt),
+		cmocka_unit_test(test_console_log_disk_full),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
