@@ -2,11 +2,14 @@
 #include "engine/boot.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -39,6 +42,7 @@ struct session {
 	struct ktap *ktap;
 	FILE *log;
 	char *log_path;
+	int stage_lock;		/* flock on <stage_dir>.lock while we run */
 	long long t0, t_init, panic_at, last_update;
 	bool updated;
 	bool agent_done_line;
@@ -422,6 +426,78 @@ static int free_port(void)
 	return port > 0 ? port : -EADDRNOTAVAIL;
 }
 
+/*
+ * A staging directory lives as long as its run holds <dir>.lock (flock).
+ * A run killed with SIGKILL cannot remove its directory (kernel, initrd,
+ * overlay: tens of MiB): the next run removes every directory beside its
+ * own whose lock nobody holds.  A directory without a lock file is left
+ * alone: it may belong to a run between creating its lock and locking it.
+ */
+static void sweep_stale_stages(const char *parent)
+{
+	_cleanup_closedir_ DIR *d = opendir(parent);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		_cleanup_free_ char *lock = NULL, *dir = NULL;
+		_cleanup_close_ int fd = -1;
+
+		if (n <= 5 || strcmp(de->d_name + n - 5, ".lock"))
+			continue;
+		lock = path_join(parent, de->d_name);
+		fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+			continue;
+		dir = strndup(lock, strlen(lock) - 5);
+		if (dir && rm_rf(dir) == 0) {
+			unlink(lock);
+			log_debug("removed %s (left by a run that was killed)",
+				  dir);
+		}
+	}
+}
+
+static int stage_lock(struct session *s, struct strbuf *err)
+{
+	const char *dir = s->req->stage_dir;
+	_cleanup_free_ char *parent = strdup(dir), *lock = NULL;
+	char *slash;
+	int e;
+
+	if (!parent || asprintf(&lock, "%s.lock", dir) < 0)
+		return -ENOMEM;
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = '\0';
+	e = mkdir_p(parent, 0755);
+	if (e < 0) {
+		strbuf_addf(err, "cannot create %s: %s", parent, strerror(-e));
+		return e;
+	}
+	sweep_stale_stages(parent);
+	s->stage_lock = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+			     0644);
+	if (s->stage_lock < 0 || flock(s->stage_lock, LOCK_EX) < 0) {
+		e = -errno;
+		strbuf_addf(err, "cannot lock %s: %s", lock, strerror(-e));
+		return e;
+	}
+	return 0;
+}
+
+static void stage_unlock(struct session *s)
+{
+	_cleanup_free_ char *lock = NULL;
+
+	if (s->stage_lock < 0)
+		return;
+	if (asprintf(&lock, "%s.lock", s->req->stage_dir) >= 0)
+		unlink(lock);
+	close(s->stage_lock);
+	s->stage_lock = -1;
+}
+
 static int stage_files(struct session *s, char **ret_kernel,
 		       char **ret_initrd, char **ret_disk, struct strbuf *err)
 {
@@ -430,6 +506,9 @@ static int stage_files(struct session *s, char **ret_kernel,
 	_cleanup_free_ char *i = NULL, *d = NULL;
 	int e;
 
+	e = stage_lock(s, err);
+	if (e < 0)
+		return e;
 	e = mkdir_p(r->stage_dir, 0755);
 	if (e < 0) {
 		strbuf_addf(err, "cannot create %s: %s", r->stage_dir, strerror(-e));
@@ -729,7 +808,7 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 {
 	struct boot_request req = *req_in;
-	struct session s = { .req = &req, .t_init = -1 };
+	struct session s = { .req = &req, .t_init = -1, .stage_lock = -1 };
 	struct console_ops cops = {
 		.on_line = on_line,
 		.on_milestone = on_milestone,
@@ -846,6 +925,7 @@ out:
 	if (s.log)
 		fclose(s.log);
 	rm_rf(req.stage_dir);
+	stage_unlock(&s);
 	console_free(s.con);
 	ktap_free(s.ktap);
 	free(s.scen_buf);

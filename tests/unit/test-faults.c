@@ -332,6 +332,73 @@ static void test_console_log_disk_full(void **state)
 	free(f.xml);
 }
 
+static void mkstage(const char *parent, const char *name, bool with_lock,
+		    int *ret_locked_fd)
+{
+	_cleanup_free_ char *d = path_join(parent, name);
+	_cleanup_free_ char *f = path_join(d, "vmlinuz");
+	_cleanup_free_ char *lock = NULL;
+
+	assert_int_equal(mkdir_p(d, 0755), 0);
+	assert_int_equal(write_file_atomic(f, "staged", 6, 0644), 0);
+	if (!with_lock)
+		return;
+	assert_true(asprintf(&lock, "%s.lock", d) > 0);
+	assert_int_equal(write_file_atomic(lock, "", 0, 0644), 0);
+	if (ret_locked_fd) {
+		*ret_locked_fd = open(lock, O_RDWR | O_CLOEXEC);
+		assert_true(*ret_locked_fd >= 0);
+		assert_int_equal(flock(*ret_locked_fd, LOCK_EX), 0);
+	}
+}
+
+static bool there(const char *parent, const char *name)
+{
+	_cleanup_free_ char *p = path_join(parent, name);
+
+	return access(p, F_OK) == 0;
+}
+
+/*
+ * bootproof killed with SIGKILL cannot remove its staging directory
+ * (kernel, initrd, overlay: tens of MiB a run).  The next boot removes
+ * those nobody holds the lock of, and no other.
+ */
+static void test_stale_stages_swept(void **state)
+{
+	_cleanup_free_ char *run = path_join(tmp, "sweep-run");
+	_cleanup_free_ char *parent = path_join(tmp, "runs");
+	_cleanup_free_ char *stage = path_join(parent, "bootproof-new");
+	_cleanup_free_ char *kernel = path_join(tmp, "bzImage");
+	_cleanup_free_ char *src = NULL;
+	struct fake_domain f = { .end = GUEST_SHUTOFF };
+	struct boot_request r = req_in(run, stage, kernel);
+	struct boot_outcome o;
+	int alive = -1;
+
+	assert_true(asprintf(&src, "%s/console/debian61-boot.log", TEST_DATA) > 0);
+	f.log = src;
+	assert_int_equal(mkdir_p(run, 0755), 0);
+	assert_int_equal(write_file_atomic(kernel, "k", 1, 0644), 0);
+	mkstage(parent, "bootproof-killed", true, NULL);
+	mkstage(parent, "bootproof-running", true, &alive);
+	mkstage(parent, "bootproof-starting", false, NULL);
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_false(there(parent, "bootproof-killed"));
+	assert_false(there(parent, "bootproof-killed.lock"));
+	assert_true(there(parent, "bootproof-running/vmlinuz"));
+	assert_true(there(parent, "bootproof-running.lock"));
+	assert_true(there(parent, "bootproof-starting/vmlinuz"));
+	/* Its own: gone at the end. */
+	assert_false(there(parent, "bootproof-new"));
+	assert_false(there(parent, "bootproof-new.lock"));
+	close(alive);
+	json_object_put(o.record);
+	free(f.xml);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_real_kernels_complete),
 		cmocka_unit_test(test_damaged_image_is_rebuilt),
 		cmocka_unit_test(test_console_log_disk_full),
+		cmocka_unit_test(test_stale_stages_swept),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
