@@ -33,6 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!strchr(bi.release, ' '));
 		FUZZ_CHECK(bi.protocol >= 0x0200);
 		FUZZ_CHECK(!bi.is_64bit || bi.protocol >= 0x020c);
+		/* the size a complete file has: said from protocol 2.04 on,
+		 * and at least the setup sectors read */
+		FUZZ_CHECK(bi.protocol >= 0x0204 || bi.min_size == 0);
+		FUZZ_CHECK(!bi.min_size || bi.min_size >= 0x200);
 	}
 	free(buf);
 	return 0;

@@ -33,6 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(memchr(g.banner, '\0', sizeof(g.banner)));
 	FUZZ_CHECK(g.have_banner || !g.banner[0]);
+	/* frames or memory read from the target prove the connection */
+	FUZZ_CHECK(g.connected || (!g.n_frames && !g.have_banner));
 
 	/* boot.c passes console_banner(), NULL when the console had none. */
 	for (int pass = 0; pass < 2; pass++) {

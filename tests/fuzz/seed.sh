@@ -136,6 +136,11 @@ Detaching from program: /var/cache/bootproof/runs/x/vmlinux, Remote target
 [Inferior 1 (Remote target) detached]
 EOF
 printf '%s\n#0  0x0 in ?? ()\n0x1 <linux_banner>:\t"Linux version \\"q\\" \\\\ \\t x\\n"\nwarning: x\n' "$banner" >"$C/gdbout/escapes"
+# A real session (tests/data/gdb/) after the banner its console printed.
+if [ -f tests/data/gdb/kgdb-6.12-x86_64-nodebuginfo.txt ]; then
+	{ grep -a -m 1 -o 'Linux version.*' tests/data/boot/k612-kgdb.log | tr -d '\r'
+	  cat tests/data/gdb/kgdb-6.12-x86_64-nodebuginfo.txt; } >"$C/gdbout/kgdb-6.12"
+fi
 
 # ---------------------------------------------------------------- bzimage
 # The setup header region (first 16 KiB) of the distro kernel; the same
