@@ -125,10 +125,31 @@ static void test_debuginfo_format(void **state)
 	assert_true(g.detached);
 }
 
+/* The same with DWARF: arguments, sources, inlined frames without an
+ * address. */
+static void test_real_session_debuginfo(void **state)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	struct gdbout g;
+
+	load(&sb, "kgdb-6.12-x86_64-debuginfo.txt");
+	gdbout_parse(sb.buf, sb.len, &g);
+	assert_true(g.connected);
+	assert_true(g.detached);
+	assert_string_equal(g.frames[0], "kgdb_breakpoint");
+	assert_string_equal(g.frames[1], "__handle_sysrq");
+	assert_string_equal(g.frames[2], "write_sysrq_trigger");
+	assert_string_equal(g.frames[3], "pde_write");
+	assert_string_equal(g.frames[4], "proc_reg_write");
+	assert_true(g.have_banner);
+	assert_non_null(strstr(g.banner, "Linux version 6.12.118"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_session),
+		cmocka_unit_test(test_real_session_debuginfo),
 		cmocka_unit_test(test_banner_mismatch),
 		cmocka_unit_test(test_missing_parts),
 		cmocka_unit_test(test_no_connection),
