@@ -248,9 +248,11 @@ debian61_initramfs_noroot() {
 		-append "console=ttyS0 root=/dev/vdz rootdelay=5 panic=-1"
 }
 
-# boot612 ARCH NAME TIMEOUT EXTRA-CMDLINE
+# boot612 ARCH NAME TIMEOUT [EXTRA-CMDLINE...]
 boot612() {
-	arch=$1 name=$2 tmo=$3 extra=$4
+	arch=$1 name=$2 tmo=$3
+	shift 3
+	extra=$*
 	need_kernel "$arch"
 	qemu_log "$name" "$tmo" -m 256 -smp 2 \
 		-kernel "$(kimage "$arch")" -initrd "$WORK/initramfs-$arch.cpio" \
@@ -311,6 +313,8 @@ x86_64-lkdtm-usercopy-slab-size-to lkdtm usercopy-slab-size-to USERCOPY_SLAB_SIZ
 x86_64-lkdtm-fortify-str-object lkdtm fortify-str-object FORTIFY_STR_OBJECT 5 300
 x86_64-lkdtm-exhaust-stack lkdtm exhaust-stack EXHAUST_STACK 5 300
 i386-boot i386_boot
+i386-lkdtm-warning boot612 i386 i386-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
+i386-lkdtm-exception boot612 i386 i386-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
 TABLE
 }
 
