@@ -38,6 +38,18 @@ if [ -f "$D/expected-verdicts.txt" ]; then
 	done <"$D/expected-verdicts.txt"
 fi
 
+# The same problem in two separate boots has the same signature; different
+# problems do not.
+sig() { "$BP" triage --json "$D/$1" 2>/dev/null | sed -n 's/^ *"signature":"\([0-9a-f]*\)".*/\1/p' | head -n 1; }
+if [ -f "$D/x86_64-lkdtm-warning-2.log" ] && [ -f "$D/x86_64-lkdtm-exception-2.log" ]; then
+	w1=$(sig x86_64-lkdtm-warning-1.log) w2=$(sig x86_64-lkdtm-warning-2.log)
+	e1=$(sig x86_64-lkdtm-exception-1.log) e2=$(sig x86_64-lkdtm-exception-2.log)
+	[ -n "$w1" ] && [ "$w1" = "$w2" ] || no "WARNING signatures differ across boots: $w1 $w2"
+	[ -n "$e1" ] && [ "$e1" = "$e2" ] || no "EXCEPTION signatures differ across boots: $e1 $e2"
+	[ "$w1" != "$e1" ] || no "WARNING and EXCEPTION share a signature"
+	echo "ok signatures stable across boots: $w1 $e1"
+fi
+
 # A log cut off mid-boot: HUNG with the last milestone.
 head -c 20000 "$D/debian61-boot.log" >"$T/cut.log"
 out=$("$BP" triage "$T/cut.log"); rc=$?
