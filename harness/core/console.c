@@ -116,6 +116,7 @@ struct block {
 	bool in_irq;			/* inside <IRQ>, <NMI>... */
 	bool has_ts;
 	double last_ts;
+	size_t skipped;			/* since the last line taken */
 };
 
 /*
@@ -538,6 +539,8 @@ static void block_append(struct block *b, const char *t, size_t len,
 {
 	b->p.report_lines++;
 	b->p.last_lineno = lineno;
+	b->p.report_lines_skipped += b->skipped;
+	b->skipped = 0;
 	if (b->kept_lines < CONSOLE_REPORT_MAX_LINES &&
 	    b->report.len + len + 1 <= CONSOLE_REPORT_MAX_BYTES) {
 		strbuf_add(&b->report, t, len);
@@ -720,7 +723,13 @@ static bool block_take(struct console *c, const char *t, size_t len,
 		block_append(b, t, len, lineno);
 		return true;
 	}
-	if (b->has_ts != (ts >= 0) ||
+	/* User space writing to the console while the kernel's output lags
+	 * behind: its lines land inside the report but are not part of it. */
+	if (b->has_ts && ts < 0) {
+		b->skipped++;
+		return true;
+	}
+	if ((!b->has_ts && ts >= 0) ||
 	    (ts >= 0 && b->last_ts >= 0 && b->p.kind != CONSOLE_PANIC &&
 	     ts - b->last_ts > CONSOLE_BLOCK_GAP_S) ||
 	    !block_fits(b, t)) {

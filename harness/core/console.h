@@ -52,10 +52,9 @@
  *     KCSAN, KMSAN, UBSAN before 6.5) (CONSOLE_END_MARKER, line included);
  *   - when the report visibly ends: after its call trace (a line that is
  *     neither a trace entry nor a register/trailer line; not for PANIC,
- *     which goes on to its end line), or at a line
- *     without timestamp when the title had one, or after a gap of more than
- *     CONSOLE_BLOCK_GAP_S seconds (not for PANIC) (CONSOLE_END_SHAPE, line
- *     excluded);
+ *     which goes on to its end line), or at a timestamped line when the
+ *     title had none, or after a gap of more than CONSOLE_BLOCK_GAP_S
+ *     seconds (not for PANIC) (CONSOLE_END_SHAPE, line excluded);
  *   - at the next report, a "cut here" line, a kernel banner, firmware
  *     output or a reboot/power-off message (CONSOLE_END_NEXT);
  *   - at console_finish (CONSOLE_END_STREAM: the report was cut off).
@@ -64,6 +63,10 @@
  * call trace is complete ends CONSOLE_END_SHAPE even when the next report
  * or the end of the stream is what closes it; so NEXT and STREAM always
  * mean the report was interrupted.
+ * Lines without timestamp inside a report whose title has one are user
+ * space writing to the same console while the kernel's output lags behind
+ * (under TCG they land in the middle of reports): they are skipped, neither
+ * part of the report nor ending it (counted in report_lines_skipped).
  * Nesting: a `BUG:`/`kernel BUG at` report followed, before its call trace,
  * by the die header (`Oops: ...: 0000 [#1] ...`, or on kernels before 6.7
  * `invalid opcode: 0000 [#1] ...`) is ONE problem of the first kind.  A
@@ -193,12 +196,13 @@ struct console_problem {
 	unsigned long lineno; /* of the title */
 	double timestamp;     /* of the title, -1 when none */
 	/* The block: its lines (cleaned, without timestamps), each ended by
-	 * '\n', from first_lineno to last_lineno. */
+	 * '\n', from first_lineno to last_lineno (skipped lines left out). */
 	const char *report;
 	size_t report_len;
 	unsigned long first_lineno, last_lineno;
 	size_t report_lines;	     /* lines in the block */
 	size_t report_lines_dropped; /* of which not kept (bounds) */
+	size_t report_lines_skipped; /* user-space lines inside, not counted */
 	enum console_end end;
 	const char *frames[CONSOLE_MAX_FRAMES];
 	size_t n_frames;

@@ -60,6 +60,8 @@ static void dump_problem(struct strbuf *sb, const struct console_problem *p,
 		    p->last_lineno, p->report_lines);
 	if (p->report_lines_dropped)
 		strbuf_addf(sb, ", %zu dropped", p->report_lines_dropped);
+	if (p->report_lines_skipped)
+		strbuf_addf(sb, ", %zu skipped", p->report_lines_skipped);
 	strbuf_addf(sb, ")\n  title \"%s\"\n", p->title);
 	if (p->reason)
 		strbuf_addf(sb, "  reason \"%s\"\n", p->reason);
@@ -952,6 +954,42 @@ static void test_i386_report(void **state)
 	assert_string_equal(p->frames[2], "direct_entry");
 }
 
+/* User space output lands in the middle of a report (i386 golden logs). */
+static void test_user_space_inside_report(void **state)
+{
+	_cleanup_console_ struct console *c = parse(
+		"[    2.059313] ------------[ cut here ]------------\n"
+		"[    2.059566] WARNING: CPU: 0 PID: 47 at a.c:1 lkdtm_WARNING+0x8/0xb\n"
+		"bootproof-init: still running after 5s\n"
+		"bootproof-init: powering off\n"
+		"[    2.060865] EIP: lkdtm_WARNING+0x8/0xb\n"
+		"[    2.073464] Call Trace:\n"
+		"[    2.073909]  direct_entry+0x94/0xb1\n"
+		"[    2.085558] ---[ end trace 0000000000000000 ]---\n"
+		"[    3.000000] INFO: task a:1 blocked for more than 5 seconds.\n"
+		"[    3.000001] Call Trace:\n"
+		"[    3.000002]  <TASK>\n"
+		"[    3.000003]  schedule+0x1/0x2\n"
+		"[    3.000004]  </TASK>\n"
+		"user space after the report\n"
+		"[    4.000000] a later kernel message\n",
+		NULL);
+	const struct console_problem *p;
+
+	assert_int_equal(console_n_problems(c), 2);
+	p = console_problem(c, 0);
+	assert_int_equal(p->end, CONSOLE_END_MARKER);
+	assert_int_equal(p->last_lineno, 8);
+	assert_int_equal(p->report_lines, 6);
+	assert_int_equal(p->report_lines_skipped, 2);
+	assert_null(strstr(p->report, "bootproof-init"));
+	assert_int_equal(p->n_frames, 2);
+	p = console_problem(c, 1);
+	assert_int_equal(p->end, CONSOLE_END_SHAPE);
+	assert_int_equal(p->last_lineno, 13);
+	assert_int_equal(p->report_lines_skipped, 0);
+}
+
 /* A second oops while the first is open, and an Oops without a BUG line. */
 static void test_oops_nesting(void **state)
 {
@@ -1095,13 +1133,14 @@ static void test_first_trace_only(void **state)
 static void test_block_ends_without_marker(void **state)
 {
 	_cleanup_console_ struct console *c = parse(
-		/* no timestamp after a timestamped title */
-		"[    1.000000] BUG: sleeping function called from invalid context at x.c:1\n"
-		"[    1.000001] in_atomic(): 1, irqs_disabled(): 0, pid: 1, name: sh\n"
-		"user space text\n"
-		/* a long silence */
+		/* a timestamped line after an untimestamped title */
+		"Gave up waiting for root file system device.  Common problems:\n"
+		" - Boot args (cat /proc/cmdline)\n"
+		"[    1.500000] random: crng init done\n"
+		/* a long silence (user space in between is skipped) */
 		"[    2.000000] INFO: task sh:1 blocked for more than 10 seconds.\n"
 		"[    2.000001]       Not tainted 6.12.0 #1\n"
+		"user space text\n"
 		"[    9.000000] random: crng init done\n"
 		/* a firmware line (reboot) */
 		"[   10.000000] UBSAN: shift-out-of-bounds in x.c:1:2\n"
@@ -1109,12 +1148,15 @@ static void test_block_ends_without_marker(void **state)
 		NULL);
 
 	assert_int_equal(console_n_problems(c), 3);
+	assert_int_equal(console_problem(c, 0)->kind, CONSOLE_NO_ROOT_FS);
 	assert_int_equal(console_problem(c, 0)->end, CONSOLE_END_SHAPE);
 	assert_int_equal(console_problem(c, 0)->last_lineno, 2);
 	assert_int_equal(console_problem(c, 1)->end, CONSOLE_END_SHAPE);
 	assert_int_equal(console_problem(c, 1)->last_lineno, 5);
+	/* the user-space line came after its last line: not counted */
+	assert_int_equal(console_problem(c, 1)->report_lines_skipped, 0);
 	assert_int_equal(console_problem(c, 2)->end, CONSOLE_END_NEXT);
-	assert_int_equal(console_problem(c, 2)->last_lineno, 7);
+	assert_int_equal(console_problem(c, 2)->last_lineno, 8);
 }
 
 /* NEXT and STREAM mean interrupted; a finished report without end line
@@ -1450,6 +1492,7 @@ static void test_golden_chunking(void **state)
 struct pieces {
 	struct piece {
 		unsigned long lineno;
+		bool ts;
 		char *text;
 	} *v;
 	size_t n;
@@ -1462,25 +1505,37 @@ static void pieces_line(const struct console_line *l, void *ud)
 	ps->v = realloc(ps->v, (ps->n + 1) * sizeof(*ps->v));
 	assert_non_null(ps->v);
 	ps->v[ps->n].lineno = l->lineno;
+	ps->v[ps->n].ts = l->timestamp >= 0;
 	ps->v[ps->n].text = strdup(l->text);
 	ps->n++;
 }
 
-/* Does a run of pieces from line first to line last make up report? */
+/*
+ * Does a run of pieces from line first to line last make up report?  In a
+ * report with timestamps, pieces without are not part of it.
+ */
 static bool report_is_run(const struct pieces *ps,
 			  const struct console_problem *p)
 {
+	bool ts = p->timestamp >= 0;
+
 	for (size_t i = 0; i < ps->n; i++) {
 		_cleanup_strbuf_ struct strbuf run = STRBUF_INIT;
+		size_t skipped = 0;
 
 		if (ps->v[i].lineno != p->first_lineno)
 			continue;
 		for (size_t k = i; k < ps->n && ps->v[k].lineno <= p->last_lineno;
 		     k++) {
+			if (ts && !ps->v[k].ts) {
+				skipped++;
+				continue;
+			}
 			strbuf_addstr(&run, ps->v[k].text);
 			strbuf_addch(&run, '\n');
 			if (ps->v[k].lineno == p->last_lineno &&
-			    !strcmp(run.buf, p->report))
+			    !strcmp(run.buf, p->report) &&
+			    skipped == p->report_lines_skipped)
 				return true;
 		}
 	}
@@ -1655,6 +1710,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_signature_differs),
 		cmocka_unit_test(test_bug_oops_panic),
 		cmocka_unit_test(test_i386_report),
+		cmocka_unit_test(test_user_space_inside_report),
 		cmocka_unit_test(test_oops_nesting),
 		cmocka_unit_test(test_separator_reports),
 		cmocka_unit_test(test_lockup_irq_frames),
