@@ -360,7 +360,8 @@ static void test_controls_and_utf8(void **state)
 		"a\0b\x01\x7f" "c\td\n"		/* NUL, SOH, DEL gone, tab kept */
 		"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7\n" /* valid */
 		"bad \xff \xc0\xaf \xed\xa0\x80 \xe2\x82!\n" /* invalid */
-		"c1 \xc2\x85|\xc2\x9f|\xc2\xa0|\n";	 /* C1 gone, NBSP kept */
+		"c1 \xc2\x85|\xc2\x9f|\xc2\xa0|\n"	 /* C1 gone, NBSP kept */
+		"nonchar \xef\xbf\xbe|\xef\xbf\xbf|\xef\xbf\xbd\n"; /* not XML */
 	_cleanup_console_ struct console *c = console_new(&rec_ops, &r);
 	struct console_stats st;
 
@@ -373,10 +374,11 @@ static void test_controls_and_utf8(void **state)
 		"L 3 -1.000000|bad \xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
 		"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd "
 		"\xef\xbf\xbd\xef\xbf\xbd!\n"
-		"L 4 -1.000000|c1 ||\xc2\xa0|\n");
+		"L 4 -1.000000|c1 ||\xc2\xa0|\n"
+		"L 5 -1.000000|nonchar \xef\xbf\xbd|\xef\xbf\xbd|\xef\xbf\xbd\n");
 	console_get_stats(c, &st);
 	assert_int_equal(st.controls, 3 + 2);
-	assert_int_equal(st.invalid_utf8, 1 + 2 + 3 + 2);
+	assert_int_equal(st.invalid_utf8, 1 + 2 + 3 + 2 + 2);
 	strbuf_release(&r.log);
 }
 
