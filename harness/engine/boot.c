@@ -33,6 +33,12 @@
 /* The host half of kgdb: gdb's whole session. */
 #define GDB_TIMEOUT_MS 60000
 #define MAX_SCENARIOS 32
+/* console.log keeps at most this much of what the guest printed. */
+#define CONSOLE_LOG_MAX (64 << 20)
+/* KTAP tests kept: the agent runs a handful of scenarios with tens of
+ * checks; a guest announcing a plan of billions gets placeholders up to
+ * this, not 65536 (docs/reliability.md). */
+#define KTAP_MAX_TESTS 4096
 /* Least time between two records handed to on_update. */
 #define UPDATE_MIN_MS 1000
 
@@ -41,6 +47,8 @@ struct session {
 	struct console *con;
 	struct ktap *ktap;
 	FILE *log;
+	uint64_t log_bytes;	/* printed by the guest so far */
+	bool log_cut;		/* console.log reached CONSOLE_LOG_MAX */
 	char *log_path;
 	int stage_lock;		/* flock on <stage_dir>.lock while we run */
 	long long t0, t_init, panic_at, last_update;
@@ -394,7 +402,9 @@ char *boot_cmdline(const struct boot_request *req, int kgdb_port)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, "console=ttyS0,115200 panic=-1");
+	/* printk.time=1: the engine tells kernel messages from the agent's
+	 * lines by their timestamp (a kernel cannot fake agent output). */
+	strbuf_addstr(&sb, "console=ttyS0,115200 panic=-1 printk.time=1");
 	if (req->image) {
 		strbuf_addf(&sb, " root=/dev/vda rw init=/bootproof/agent psi=1"
 				 " bootproof.scenarios=%s bootproof.timeout=%u",
@@ -697,9 +707,24 @@ static void follow(struct session *s)
 			return;
 		}
 		if (ev.len) {
+			size_t keep = ev.len;
+
 			console_feed(s->con, ev.data, ev.len);
+			/* A guest that floods its console must not fill the
+			 * results disk: keep the first CONSOLE_LOG_MAX bytes
+			 * and say where the log was cut. */
+			if (s->log_bytes + keep > CONSOLE_LOG_MAX)
+				keep = s->log_bytes < CONSOLE_LOG_MAX
+					       ? CONSOLE_LOG_MAX - s->log_bytes
+					       : 0;
+			s->log_bytes += ev.len;
 			errno = 0;
-			if (fwrite(ev.data, 1, ev.len, s->log) != ev.len ||
+			if ((keep && fwrite(ev.data, 1, keep, s->log) != keep) ||
+			    (keep < ev.len && !s->log_cut &&
+			     fprintf(s->log, "\n[bootproof: console log cut at "
+					     "%d MiB; the guest went on "
+					     "printing]\n",
+				     CONSOLE_LOG_MAX >> 20) < 0) ||
 			    fflush(s->log) != 0) {
 				/* The results cannot be kept (a full disk):
 				 * a boot nobody can read is not worth going
@@ -712,6 +737,8 @@ static void follow(struct session *s)
 					 strerror(e));
 				return;
 			}
+			if (keep < ev.len)
+				s->log_cut = true;
 		}
 		if (ev.state_changed) {
 			end_from_state(s, &ev);
@@ -827,7 +854,10 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 	s.t0 = now_ms();
 	iso_now(s.started, sizeof(s.started));
 	s.con = console_new(&cops, &s);
-	s.ktap = ktap_new(NULL, on_ktap, &s);
+	{
+		struct ktap_limits kl = { .max_tests = KTAP_MAX_TESTS };
+		s.ktap = ktap_new(&kl, on_ktap, &s);
+	}
 	if (!s.con || !s.ktap) {
 		console_free(s.con);
 		ktap_free(s.ktap);

@@ -297,7 +297,8 @@ static void test_cmdline(void **state)
 	r.scenarios = "boot,kgdb";
 	r.cmdline_extra = "quiet";
 	a = boot_cmdline(&r, 0);
-	assert_string_equal(a, "console=ttyS0,115200 panic=-1 root=/dev/vda rw "
+	assert_string_equal(a, "console=ttyS0,115200 panic=-1 printk.time=1 "
+			       "root=/dev/vda rw "
 			       "init=/bootproof/agent psi=1 "
 			       "bootproof.scenarios=boot,kgdb "
 			       "bootproof.timeout=120 quiet");
