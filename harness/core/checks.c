@@ -140,9 +140,14 @@ void check_list_release(struct check_list *l)
 void check_list_render_text(const struct check_list *l, const char *accel,
 			    struct strbuf *out)
 {
-	bool bootable = check_list_bootable(l);
+	check_list_render_lines(l, 0, out);
+	check_list_render_summary(l, accel, out);
+}
 
-	for (size_t i = 0; i < l->n; i++) {
+void check_list_render_lines(const struct check_list *l, size_t from,
+			     struct strbuf *out)
+{
+	for (size_t i = from; i < l->n; i++) {
 		const struct check *c = &l->v[i];
 
 		strbuf_addf(out, "%-4s  %-15s %s", check_status_name(c->status),
@@ -151,6 +156,13 @@ void check_list_render_text(const struct check_list *l, const char *accel,
 			strbuf_addf(out, " | fix: %s", c->fix);
 		strbuf_addch(out, '\n');
 	}
+}
+
+void check_list_render_summary(const struct check_list *l, const char *accel,
+			       struct strbuf *out)
+{
+	bool bootable = check_list_bootable(l);
+
 	if (bootable && accel)
 		strbuf_addf(out, "bootable: yes (accelerator: %s)\n", accel);
 	else

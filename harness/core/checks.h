@@ -81,6 +81,12 @@ static inline void check_list_releasep(struct check_list *l)
  */
 void check_list_render_text(const struct check_list *l, const char *accel,
 			    struct strbuf *out);
+/* The same in two parts: the lines of checks [from, n), then the summary
+ * line. */
+void check_list_render_lines(const struct check_list *l, size_t from,
+			     struct strbuf *out);
+void check_list_render_summary(const struct check_list *l, const char *accel,
+			       struct strbuf *out);
 
 /*
  * JSON report (json-c, pretty-printed, ending in a newline):

@@ -148,6 +148,16 @@ int doctor_run(const struct hostcheck_ops *ops, const struct doctor_opts *o,
 	for (size_t i = 0; i < ELEMENTSOF(th); i++)
 		if (started[i])
 			pthread_join(th[i], NULL);
+	add_accel_checks(&kvm, kvm_err, &s.tcg, s.tcg_err, &accel, ret_accel);
+	check_list_splice(ret, &s.qemu);
+	check_list_splice(ret, &s.libvirt);
+	check_list_splice(ret, &accel);
+	check_list_splice(ret, &ksrc);
+	check_list_splice(ret, &s.cc);
+	check_list_splice(ret, &s.cache);
+	if (o->early)
+		o->early(ret, *ret_accel, o->early_ud);
+
 	if (o->quick)
 		check_list_add(&gfs, "libguestfs", CHECK_WARN, false,
 			       "bootproof doctor  (without --quick)",
@@ -157,15 +167,7 @@ int doctor_run(const struct hostcheck_ops *ops, const struct doctor_opts *o,
 						 ? o->guestfs_timeout_ms
 						 : HOSTCHECK_GUESTFS_TIMEOUT_MS,
 				    &gfs);
-
-	add_accel_checks(&kvm, kvm_err, &s.tcg, s.tcg_err, &accel, ret_accel);
-	check_list_splice(ret, &s.qemu);
-	check_list_splice(ret, &s.libvirt);
-	check_list_splice(ret, &accel);
 	check_list_splice(ret, &gfs);
-	check_list_splice(ret, &ksrc);
-	check_list_splice(ret, &s.cc);
-	check_list_splice(ret, &s.cache);
 	return 0;
 }
 
@@ -191,6 +193,19 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* Text mode: print what is known while libguestfs still boots. */
+static void print_early(const struct check_list *done, const char *accel,
+			void *ud)
+{
+	size_t *printed = ud;
+	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
+
+	check_list_render_lines(done, 0, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	fflush(stdout);
+	*printed = done->n;
+}
+
 int verb_doctor(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -206,6 +221,7 @@ int verb_doctor(int argc, char **argv)
 	_cleanup_check_list_ struct check_list checks = CHECK_LIST_INIT;
 	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
 	const char *accel = NULL;
+	size_t printed = 0;
 	bool json = false;
 	struct timespec t0, t1;
 	int c, e;
@@ -247,6 +263,10 @@ int verb_doctor(int argc, char **argv)
 
 	if (!o.quick)
 		log_info("doctor: checking the host (libguestfs launches an appliance: ~15 s under TCG)");
+	if (!json) {
+		o.early = print_early;
+		o.early_ud = &printed;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	e = doctor_run(&hostcheck_real_ops, &o, &checks, &accel);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -265,7 +285,8 @@ int verb_doctor(int argc, char **argv)
 			return BP_EXIT_INFRA;
 		}
 	} else {
-		check_list_render_text(&checks, accel, &out);
+		check_list_render_lines(&checks, printed, &out);
+		check_list_render_summary(&checks, accel, &out);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	if (fflush(stdout) != 0) {

@@ -16,6 +16,15 @@ struct doctor_opts {
 	const char *cc;		/* NULL: "cc" */
 	unsigned guestfs_timeout_ms; /* 0: HOSTCHECK_GUESTFS_TIMEOUT_MS */
 	bool quick;		/* skip the libguestfs launch (warn: unchecked) */
+	/*
+	 * Called once every check but libguestfs is done, with those results
+	 * (the first entries of the final list, in the same order) while the
+	 * libguestfs appliance is still booting: a text report can show them
+	 * at once, the KVM verdict included.  May be NULL.
+	 */
+	void (*early)(const struct check_list *done, const char *accel,
+		      void *ud);
+	void *early_ud;
 };
 
 /*
@@ -23,8 +32,9 @@ struct doctor_opts {
  * decides whether libguestfs needs force_tcg), then the libguestfs launch
  * in a child process, then the others in threads.  Appends the results to
  * *ret in a fixed order: qemu-x86_64, qemu-i386, libvirt, libvirt-x86_64,
- * libvirt-i686, qemu-user, kvm, tcg, libguestfs, kernel-source, cc-x86_64,
- * cc-i386, cache (the libvirt ones after "libvirt" only when connected).
+ * libvirt-i686, qemu-user, kvm, tcg, kernel-source, cc-x86_64, cc-i386,
+ * cache, libguestfs (the libvirt ones after "libvirt" only when connected;
+ * libguestfs last because it is the slow one).
  * *ret_accel is "kvm", "tcg" or NULL (no accelerator ran the probe).
  * Returns 0 or -errno when a thread could not be started.
  */

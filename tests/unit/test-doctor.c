@@ -136,23 +136,50 @@ static int setup(void **state)
 	return 0;
 }
 
+struct early_seen {
+	int calls;
+	size_t n;
+	int guestfs_finished_before;
+	const char *accel;
+};
+
+static void record_early(const struct check_list *done, const char *accel,
+			 void *ud)
+{
+	struct early_seen *e = ud;
+
+	e->calls++;
+	e->n = done->n;
+	e->accel = accel;
+	e->guestfs_finished_before = check_list_find(done, "libguestfs") != NULL;
+}
+
 static void test_tcg_host(void **state)
 {
 	_cleanup_check_list_ struct check_list l = CHECK_LIST_INIT;
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	const char *accel = "unset";
 	const struct check *c;
+	struct early_seen early = { 0 };
 	struct doctor_opts o = { .uri = "test:///default", .ksrc = "/k",
 				 .cc = "clang" };
 	static const char *const order[] = {
 		"qemu-x86_64", "qemu-i386", "libvirt", "libvirt-x86_64", "kvm",
-		"tcg", "libguestfs", "kernel-source", "cc-x86_64", "cc-i386",
-		"cache",
+		"tcg", "kernel-source", "cc-x86_64", "cc-i386", "cache",
+		"libguestfs",
 	};
 
+	o.early = record_early;
+	o.early_ud = &early;
 	assert_int_equal(doctor_run(&fake_ops, &o, &l, &accel), 0);
 	assert_string_equal(accel, "tcg");
 	assert_true(check_list_bootable(&l));
+	/* Everything but libguestfs was handed over before libguestfs was
+	 * waited for: the KVM verdict shows at once. */
+	assert_int_equal(early.calls, 1);
+	assert_int_equal(early.n, ELEMENTSOF(order) - 1);
+	assert_int_equal(early.guestfs_finished_before, 0);
+	assert_string_equal(early.accel, "tcg");
 	/* KVM unusable: libguestfs must not try it. */
 	assert_int_equal(F.guestfs_force_tcg, 1);
 	assert_false(F.guestfs_job_null);
