@@ -1386,14 +1386,14 @@ static void stage_boot(struct matrix *m, struct cand *c)
 		_cleanup_strbuf_ struct strbuf d = STRBUF_INIT;
 
 		strbuf_addf(&d, "%s", sget(rec, "verdict"));
+		if (out.verdict != VERDICT_BOOTED)
+			strbuf_addf(&d, ": %s", sget(rec, "reason"));
 		for (size_t i = 0; sc && i < json_object_array_length(sc); i++) {
 			json_object *s = json_object_array_get_idx(sc, i);
 
-			strbuf_addf(&d, "%s%s %s", i ? ", " : "; ",
+			strbuf_addf(&d, "%s%s:%s", i ? " " : "; scenarios ",
 				    sget(s, "name"), sget(s, "result"));
 		}
-		if (out.verdict != VERDICT_BOOTED)
-			strbuf_addf(&d, " (%s)", sget(rec, "reason"));
 		prog_end(&m->prog, "%s", d.buf);
 	}
 }
