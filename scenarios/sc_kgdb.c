@@ -26,8 +26,95 @@
 #include "agent.h"
 
 #define KGDBOC "/sys/module/kgdboc/parameters/kgdboc"
+#define KGDBTS "/sys/module/kgdbts/parameters/kgdbts"
+#define KGDBTS_MARK "bootproof-agent: kgdbts begins"
+/* The kernel's own kgdb self-test, verbose, without the kernel_clone and
+ * sys_open tests (they finish in a thread after the write returns). */
+#define KGDBTS_CONFIG "V1"
 
 static bool configured, attached;
+
+/* The kernel log from the last line containing MARK on (NULL: none). */
+static char *klog_since(const char *mark)
+{
+	int size = klogctl(10, NULL, 0), len;
+	char *log, *from = NULL;
+
+	if (size <= 0)
+		size = 1 << 20;
+	log = malloc((size_t)size + 1);
+	if (!log)
+		return NULL;
+	len = klogctl(3, log, size);
+	if (len < 0) {
+		free(log);
+		return NULL;
+	}
+	log[len] = '\0';
+	for (char *p = log; (p = strstr(p, mark)); p++)
+		from = p;
+	if (!from) {
+		free(log);
+		errno = ENOENT;
+		return NULL;
+	}
+	memmove(log, from, strlen(from) + 1);
+	return log;
+}
+
+/*
+ * CONFIG_KGDB_TESTS: kgdbts registers itself as the kgdb I/O driver and
+ * plays a scripted gdb against the kernel's own stub (breakpoints, hardware
+ * watchpoints when the arch has them, single-stepping, a bad memory read).
+ * Written at run time to its parameter, as kgdbts= on the command line
+ * would at boot, and before kgdboc is configured: only one kgdb I/O driver
+ * can be registered at a time.  Every failure is a "kgdbts: ERROR" line
+ * (and a WARNING, which the host counts as a kernel problem).
+ */
+static enum check_result check_kgdbts(struct tctx *t)
+{
+	_cleanup_free_ char *log = NULL;
+	const char *err, *p;
+	unsigned ran = 0;
+	double start;
+	int r;
+
+	if (!path_exists(KGDBTS))
+		return skip(t, "CONFIG_KGDB_TESTS not set (no " KGDBTS ")");
+	write_file("/dev/kmsg", KGDBTS_MARK "\n");
+	start = now_s();
+	r = write_file(KGDBTS, KGDBTS_CONFIG);
+	log = klog_since(KGDBTS_MARK);
+	if (!log)
+		return fail(t, "the kernel log does not hold kgdbts' run (%s)",
+			    errno == ENOENT ? "its start mark is gone" :
+					      errname(errno));
+	for (p = log; (p = strstr(p, "kgdbts:RUN ")); p++)
+		ran++;
+	err = strstr(log, "kgdbts: ERROR");
+	if (!err)
+		err = strstr(log, "kgdbts: BP mismatch");
+	if (!err)
+		err = strstr(log, "kgdbts: SingleStep failed");
+	if (!err)
+		err = strstr(log, "kgdbts: failed");
+	if (err) {
+		size_t n = strcspn(err, "\n");
+
+		return fail(t, "%.*s", (int)(n > 160 ? 160 : n), err);
+	}
+	if (r < 0)
+		return fail(t, "writing %s to " KGDBTS ": %s", KGDBTS_CONFIG,
+			    errname(r));
+	if (ran == 0)
+		return fail(t, "kgdbts ran no test (no 'kgdbts:RUN' in the "
+			       "kernel log)");
+	diag(t, "kgdbts=%s: %u tests in %.1f s, no error%s", KGDBTS_CONFIG,
+	     ran, now_s() - start,
+	     strstr(log, "kgdbts:RUN hw breakpoint test") ?
+		     " (hardware breakpoints included)" : "");
+	return CHECK_PASS;
+}
 
 static enum check_result check_kgdboc(struct tctx *t)
 {
@@ -95,25 +182,15 @@ static enum check_result check_host_debugger(struct tctx *t)
 /* Did the kernel log that it entered kgdb after our sysrq-g? */
 static bool kernel_entered(char *why, size_t n)
 {
-	_cleanup_free_ char *log = NULL;
-	int size = klogctl(10, NULL, 0), len;
-	const char *last;
+	/* Only what follows the last sysrq-g. */
+	_cleanup_free_ char *last = klog_since("sysrq: DEBUG");
 
-	if (size <= 0)
-		size = 1 << 20;
-	log = malloc((size_t)size + 1);
-	if (!log)
-		return false;
-	len = klogctl(3, log, size);
-	if (len < 0) {
-		snprintf(why, n, "klogctl: %s", errname(errno));
+	if (!last) {
+		snprintf(why, n, "no 'sysrq: DEBUG' in the kernel log%s%s",
+			 errno == ENOENT ? "" : ": ",
+			 errno == ENOENT ? "" : errname(errno));
 		return false;
 	}
-	log[len] = '\0';
-	/* Only what follows the last sysrq-g. */
-	last = log;
-	for (const char *p = log; (p = strstr(p, "sysrq: DEBUG")); p++)
-		last = p;
 	if (strstr(last, "ERROR: No KGDB I/O module available")) {
 		snprintf(why, n, "kernel: No KGDB I/O module available");
 		return false;
@@ -147,6 +224,7 @@ static enum check_result check_resumed(struct tctx *t)
 }
 
 static const struct check kgdb_checks[] = {
+	{ "kgdbts", check_kgdbts },
 	{ "kgdboc", check_kgdboc },
 	{ "host_debugger", check_host_debugger },
 	{ "resumed", check_resumed },
@@ -169,9 +247,12 @@ static bool kgdb_missing(char *reason, size_t n)
 	return false;
 }
 
+/* kgdbts single-steps 1000 times, each a debug exception: slow under TCG. */
+#define KGDBTS_TIME 60
+
 static unsigned kgdb_extra(const struct agent_params *p)
 {
-	return p->kgdb_wait_s;
+	return p->kgdb_wait_s + KGDBTS_TIME;
 }
 
 const struct scenario scenario_kgdb = {
