@@ -1,7 +1,9 @@
 #!/bin/sh
-# make setup: install what bootproof needs on Debian 12 and start libvirtd.
+# make setup: install what bootproof needs on Debian 12, start libvirtd and
+# unpack Debian's i386 busybox and kernel into the cache for i386 guests.
 # Idempotent: installs only missing packages, starts libvirtd only when no
-# daemon answers.  Not as root it changes nothing and lists what is missing.
+# daemon answers, fetches only what the cache lacks.  Not as root it
+# changes nothing and lists what is missing.
 # Exit: 0 ready, 3 something is missing or could not be set up.
 set -u
 
@@ -30,6 +32,17 @@ libvirt_ok() {
 		LC_ALL=C timeout 15 virsh -c qemu:///system version >/dev/null 2>&1
 }
 
+# What i386 guests need from Debian's i386 archive, unpacked (not
+# installed) into the cache: busybox-static:i386 for `bootproof image
+# --arch i386`, the 686-pae kernel for tests/integration/agent-i386.sh.
+bb_ok() { [ -x "$1/bin/busybox" ]; }
+kernel_ok() {
+	for k in "$1"/boot/vmlinuz-*; do
+		[ -f "$k" ] && [ -d "$1/lib/modules/${k##*/vmlinuz-}" ] && return 0
+	done
+	return 1
+}
+
 missing=$(missing_pkgs)
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -44,8 +57,11 @@ if [ "$(id -u)" -ne 0 ]; then
 		echo "  fix: as root: mkdir -p /var/log/libvirt && libvirtd -d" >&2
 		rc=3
 	fi
-	bb32=${BOOTPROOF_CACHE:-/var/cache/bootproof}/i386-busybox/bin/busybox
-	[ -x "$bb32" ] || echo "setup: not root; no i386 busybox at $bb32 (i386 images need it; run make setup as root)" >&2
+	cache=${BOOTPROOF_CACHE:-/var/cache/bootproof}
+	bb_ok "$cache/i386-busybox" ||
+		echo "setup: not root; no i386 busybox at $cache/i386-busybox/bin/busybox (i386 images need it; run make setup as root)" >&2
+	kernel_ok "$cache/i386-kernel" ||
+		echo "setup: not root; no i386 kernel unpacked in $cache/i386-kernel (tests/integration/agent-i386.sh needs it; run make setup as root)" >&2
 	[ $rc -eq 0 ] && echo "setup: everything present"
 	exit $rc
 fi
@@ -87,31 +103,74 @@ if ! libvirt_ok; then
 	fi
 	echo "setup: libvirtd started"
 fi
-# The i386 busybox that `bootproof image --arch i386` puts into i386 images:
-# Debian's busybox-static:i386, unpacked (not installed) into the cache.
-# Failing here is only a warning: x86_64 images do not need it.
-bb_cache=${BOOTPROOF_CACHE:-/var/cache/bootproof}
-bb32=$bb_cache/i386-busybox
-if [ ! -x "$bb32/bin/busybox" ]; then
+# The i386 packages (see bb_ok above).  Failing here is only a warning:
+# x86_64 images and tests do not need them.
+cache=${BOOTPROOF_CACHE:-/var/cache/bootproof}
+i386_updated=0
+# i386_apt CMD...: an apt command that needs the i386 package lists; they
+# exist only after an update that knows i386, so on failure update once
+# and retry.
+i386_apt() {
+	"$@" && return 0
+	[ $i386_updated -eq 0 ] || return 1
+	i386_updated=1
+	apt-get update -q >/dev/null 2>&1
+	"$@"
+}
+i386_arch() {
 	dpkg --print-foreign-architectures | grep -qx i386 ||
 		dpkg --add-architecture i386
-	bbtmp=$(mktemp -d "${TMPDIR:-/tmp}/bp-busybox.XXXXXX")
-	get_bb32() { (cd "$bbtmp" && apt-get download -q busybox-static:i386) >/dev/null 2>&1; }
-	# The i386 package lists exist only after an update that knows i386.
-	get_bb32 || { apt-get update -q >/dev/null 2>&1; get_bb32; }
-	# Unpacked beside its final place, then renamed: a concurrent or
-	# interrupted setup never leaves a half directory at $bb32.
-	bbnew=$bb_cache/.i386-busybox.$$
-	mkdir -p "$bb_cache"
-	if deb=$(ls "$bbtmp"/busybox-static_*_i386.deb 2>/dev/null) &&
-		dpkg-deb -x "$deb" "$bbnew" &&
-		[ -x "$bbnew/bin/busybox" ]; then
-		rm -rf "$bb32"
-		mv -T "$bbnew" "$bb32" 2>/dev/null || [ -x "$bb32/bin/busybox" ]
+}
+download_into() { (cd "$1" && apt-get download -q "$2"); }
+# newest_kernel_pkg: the newest 686-pae kernel package apt knows, which is
+# what the metapackage depends on (linux-image-6.1.0-57-686-pae in 2026).
+newest_kernel_pkg() {
+	apt-cache depends linux-image-686-pae:i386 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[^ ]*-686-pae\):i386$/\1/p' |
+		sort -V | tail -n 1 | grep .
+}
+# fetch_i386 PKG DEST CHECK: apt-get download PKG (an :i386 package) and
+# unpack it into DEST; CHECK DEST must succeed on the result.  Unpacked
+# beside DEST, then renamed: a concurrent or interrupted setup never
+# leaves a half directory at DEST.  Returns 1 when it could not.
+fetch_i386() {
+	mkdir -p "$cache" || return 1
+	dl=$(mktemp -d "$cache/.download.XXXXXX") || return 1
+	new=$cache/.${2##*/}.$$
+	r=1
+	deb=
+	if i386_apt download_into "$dl" "$1" >/dev/null 2>&1; then
+		deb=$(find "$dl" -name '*_i386.deb' | head -n 1)
+	fi
+	if [ -n "$deb" ] && dpkg-deb -x "$deb" "$new" && "$3" "$new"; then
+		rm -rf "$2"
+		mv -T "$new" "$2" 2>/dev/null || "$3" "$2"
+		r=$?
+	fi
+	rm -rf "$dl" "$new"
+	return $r
+}
+
+bb32=$cache/i386-busybox
+if ! bb_ok "$bb32"; then
+	i386_arch
+	if fetch_i386 busybox-static:i386 "$bb32" bb_ok; then
 		echo "setup: i386 busybox unpacked into $bb32"
 	else
-		echo "setup: warning: could not fetch busybox-static:i386 (needed for i386 images only)" >&2
+		echo "setup: warning: could not fetch busybox-static:i386 into $bb32 (needed for i386 images only)" >&2
 	fi
-	rm -rf "$bbtmp" "$bbnew"
+fi
+
+k32=$cache/i386-kernel
+if ! kernel_ok "$k32"; then
+	i386_arch
+	kpkg=$(i386_apt newest_kernel_pkg)
+	if [ -z "$kpkg" ]; then
+		echo "setup: warning: apt knows no linux-image-686-pae:i386 dependency; no i386 kernel in $k32 (needed by i386 tests only)" >&2
+	elif fetch_i386 "$kpkg:i386" "$k32" kernel_ok; then
+		echo "setup: i386 kernel $kpkg unpacked into $k32"
+	else
+		echo "setup: warning: could not fetch $kpkg:i386 into $k32 (needed by i386 tests only)" >&2
+	fi
 fi
 echo "setup: ready"

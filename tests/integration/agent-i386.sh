@@ -6,25 +6,23 @@
 # /dev/vda, switch_root to /bootproof/agent.  Expected: boot, bpf, cgroups,
 # userfaultfd (write-protect SKIP: not on i386) and mm pass, kgdb SKIP.
 #
-# Needs the unpacked packages (never committed), by default in
-# /var/tmp/bp-dev/agent (BP_I386_DIR):
-#   dpkg --add-architecture i386 && apt-get update
-#   cd /var/tmp/bp-dev/agent
-#   apt-get download linux-image-6.1.0-57-686-pae:i386 busybox-static:i386
-#   dpkg-deb -x linux-image-*_i386.deb i386-kernel
-#   dpkg-deb -x busybox-static_*_i386.deb i386-busybox
+# Needs Debian's linux-image-<newest>-686-pae:i386 and busybox-static:i386
+# unpacked (never committed) into i386-kernel/ and i386-busybox/ of the
+# cache: `make setup` (harness/setup.sh, as root) fetches both there.
+# BP_I386_DIR overrides the directory that holds the two, by default
+# ${BOOTPROOF_CACHE:-/var/cache/bootproof}.
 set -u
 here=$(dirname "$0")
 . "$here/agent-lib.inc"
 
 build=${BP_BUILD:-build}
 agent=$build/guest/i386/bootproof-agent
-dir=${BP_I386_DIR:-/var/tmp/bp-dev/agent}
+dir=${BP_I386_DIR:-${BOOTPROOF_CACHE:-/var/cache/bootproof}}
 [ -x "$agent" ] || skip "no agent binary $agent (make guest)"
 kernel=$(ls -1 "$dir"/i386-kernel/boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kernel" ] || skip "no i386 kernel unpacked in $dir/i386-kernel (see the header of $0)"
+[ -n "$kernel" ] || skip "no i386 kernel unpacked in $dir/i386-kernel (make setup, as root)"
 busybox=$dir/i386-busybox/bin/busybox
-[ -x "$busybox" ] || skip "no i386 busybox in $dir/i386-busybox (see the header of $0)"
+[ -x "$busybox" ] || skip "no i386 busybox in $dir/i386-busybox (make setup, as root)"
 rel=${kernel##*/vmlinuz-}
 moddir=$dir/i386-kernel/lib/modules/$rel
 [ -d "$moddir" ] || skip "no modules in $moddir"
