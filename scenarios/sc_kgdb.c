@@ -74,7 +74,9 @@ static char *klog_since(const char *mark)
 static enum check_result check_kgdbts(struct tctx *t)
 {
 	_cleanup_free_ char *log = NULL;
-	const char *err, *p;
+	const char *p, *first = NULL;
+	char failed[256] = "";
+	size_t first_len = 0;
 	unsigned ran = 0;
 	double start;
 	int r;
@@ -90,19 +92,33 @@ static enum check_result check_kgdbts(struct tctx *t)
 			    errno == ENOENT ? "its start mark is gone" :
 					      errname(errno));
 	for (p = log; (p = strstr(p, "kgdbts:RUN ")); p++)
-		ran++;
-	err = strstr(log, "kgdbts: ERROR");
-	if (!err)
-		err = strstr(log, "kgdbts: BP mismatch");
-	if (!err)
-		err = strstr(log, "kgdbts: SingleStep failed");
-	if (!err)
-		err = strstr(log, "kgdbts: failed");
-	if (err) {
-		size_t n = strcspn(err, "\n");
+		if (strncmp(p, "kgdbts:RUN singlestep [", 23))	/* progress */
+			ran++;
+	/* The tests that failed ("kgdbts: ERROR NAME test failed"), and the
+	 * first error line of any kind, which says why. */
+	for (p = log; (p = strstr(p, "kgdbts: ")); p++) {
+		const char *m = p + strlen("kgdbts: ");
+		size_t n = strcspn(m, "\n");
+		char name[64];
+		int end = 0;
 
-		return fail(t, "%.*s", (int)(n > 160 ? 160 : n), err);
+		if (strncmp(m, "ERROR", 5) && strncmp(m, "BP mismatch", 11) &&
+		    strncmp(m, "SingleStep failed", 17) &&
+		    strncmp(m, "failed", 6))
+			continue;
+		if (!first)
+			first = m, first_len = n > 120 ? 120 : n;
+		if (sscanf(m, "ERROR %63s test failed%n", name, &end) == 1 &&
+		    end > 0 &&
+		    strlen(failed) + strlen(name) + 3 < sizeof(failed))
+			snprintf(failed + strlen(failed),
+				 sizeof(failed) - strlen(failed), "%s%s",
+				 failed[0] ? ", " : "", name);
 	}
+	if (first)
+		return fail(t, "failed: %s; first error: %.*s",
+			    failed[0] ? failed : "(no test named)",
+			    (int)first_len, first);
 	if (r < 0)
 		return fail(t, "writing %s to " KGDBTS ": %s", KGDBTS_CONFIG,
 			    errname(r));

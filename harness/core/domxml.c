@@ -247,7 +247,24 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 
 	if (s->accel == GUEST_ACCEL_KVM)
 		empty_el(&w, "cpu", "mode", "host-passthrough");
-	else {
+	else if (s->arch == GUEST_ARCH_I386) {
+		/* TCG, 32-bit: QEMU's "max" CPU for qemu-system-i386 is an AMD
+		 * family 6 (K7) part without the MP bit, on which every SMP
+		 * kernel WARNs "This combination of AMD processors is not
+		 * suitable for SMP" (arch/x86/kernel/cpu/amd.c): a kernel
+		 * problem the host made.  An Intel Core Duo is SMP-capable and
+		 * has PAE, NX and SSE3. */
+		start(&w, "cpu");
+		attr(&w, "mode", "custom");
+		attr(&w, "match", "exact");
+		attr(&w, "check", "none");
+		start(&w, "model");
+		attr(&w, "fallback", "forbid");
+		if (xmlTextWriterWriteString(w.x, BAD_CAST "coreduo") < 0)
+			w.bad = 1;
+		end(&w);
+		end(&w);
+	} else {
 		/* TCG: the richest CPU model QEMU can emulate. */
 		start(&w, "cpu");
 		attr(&w, "mode", "maximum");

@@ -78,6 +78,26 @@ static void test_i386_kvm_minimal(void **state)
 	assert_null(strstr(xml, "type=\"tcp\""));
 }
 
+/* Under TCG an i386 guest gets an Intel model, not QEMU's "max" (an AMD K7
+ * without the MP bit, on which SMP kernels WARN); x86_64 gets "max". */
+static void test_tcg_cpu_models(void **state)
+{
+	struct domxml_spec s = full_x86_64;
+	_cleanup_free_ char *x64 = NULL, *x32 = NULL;
+
+	assert_int_equal(domxml_build(&s, &x64), 0);
+	assert_non_null(strstr(x64, "<cpu mode=\"maximum\" check=\"none\"/>"));
+	assert_null(strstr(x64, "coreduo"));
+	s.arch = GUEST_ARCH_I386;
+	assert_int_equal(domxml_build(&s, &x32), 0);
+	assert_null(strstr(x32, "maximum"));
+	assert_non_null(strstr(x32, "<cpu mode=\"custom\" match=\"exact\" "
+				    "check=\"none\">\n    <model "
+				    "fallback=\"forbid\">coreduo</model>\n"
+				    "  </cpu>"));
+	assert_non_null(strstr(x32, "qemu-system-i386"));
+}
+
 /* Everything the guest's user controls is escaped, never markup. */
 static void test_escaping(void **state)
 {
@@ -133,6 +153,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_x86_64),
 		cmocka_unit_test(test_i386_kvm_minimal),
+		cmocka_unit_test(test_tcg_cpu_models),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_arch_names),
