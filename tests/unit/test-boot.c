@@ -383,6 +383,46 @@ static void test_agent_run(void **state)
 	proc_set_dry_run(NULL, NULL);
 }
 
+/* A real kgdbts run (tests/data/boot/k612-kgdbts.log): the kernel's kgdb
+ * self-test failed its hardware breakpoint tests under TCG.  The kgdb
+ * scenario fails and says which tests, and the WARNINGs kgdbts raised make
+ * the boot PROBLEMS, each with kgdbts in its title. */
+static void test_kgdbts_run(void **state)
+{
+	_cleanup_free_ char *log = NULL;
+	struct fake_domain f = { .end = GUEST_SHUTOFF };
+	struct boot_request r = base_req();
+	struct boot_outcome o;
+	json_object *p, *kgdb;
+	int calls = 0;
+
+	assert_true(asprintf(&log, "%s/boot/k612-kgdbts.log", TEST_DATA) > 0);
+	f.log = log;
+	fake_domain_use(&f);
+	proc_set_dry_run(fake_qemu_img, &calls);
+	r.image = "/images/root.img";
+	r.scenarios = "kgdb";
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_PROBLEMS);
+	assert_int_equal(o.exit_code, 1);
+	kgdb = scenario(o.record, "kgdb");
+	assert_non_null(kgdb);
+	assert_string_equal(jstr(kgdb, "result"), "fail");
+	assert_non_null(strstr(jstr(kgdb, "reason"), "kgdbts"));
+	p = json_object_object_get(o.record, "problems");
+	assert_int_equal(json_object_array_length(p), 5);
+	for (size_t i = 0; i < json_object_array_length(p); i++) {
+		json_object *e = json_object_array_get_idx(p, i);
+
+		assert_string_equal(jstr(e, "kind"), "WARNING");
+		assert_non_null(strstr(jstr(e, "title"), "drivers/misc/kgdbts.c"));
+	}
+	assert_non_null(strstr(jstr(o.record, "reason"), "kgdbts.c:329"));
+	json_object_put(o.record);
+	free(f.xml);
+	proc_set_dry_run(NULL, NULL);
+}
+
 /* The agent's run cut off mid-way (QEMU killed): INFRA, not the kernel's
  * fault, and the scenarios that never reported are errors, not passes. */
 static void test_agent_cut(void **state)
@@ -433,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_agent_run),
+		cmocka_unit_test(test_kgdbts_run),
 		cmocka_unit_test(test_agent_cut),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
