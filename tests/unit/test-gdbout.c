@@ -145,11 +145,34 @@ static void test_real_session_debuginfo(void **state)
 	assert_non_null(strstr(g.banner, "Linux version 6.12.118"));
 }
 
+/* i386 with DWARF: a 32-bit SMP guest, entered through SYSENTER; judged
+ * against the banner the console printed (the same as gdb read back). */
+static void test_real_session_i386(void **state)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	struct kgdb_check c;
+	struct gdbout g;
+
+	load(&sb, "kgdb-6.12-i386-debuginfo.txt");
+	gdbout_parse(sb.buf, sb.len, &g);
+	assert_true(g.connected);
+	assert_true(g.detached);
+	assert_string_equal(g.frames[0], "kgdb_breakpoint");
+	assert_string_equal(g.frames[1], "__handle_sysrq");
+	assert_string_equal(g.frames[7], "do_syscall_32_irqs_on");
+	assert_string_equal(g.frames[10], "entry_SYSENTER_32");
+	assert_true(g.have_banner);
+	assert_true(kgdb_check_judge(&g, g.banner, &c));
+	assert_true(c.stop_in_kgdb && c.via_sysrq && c.banner_matches);
+	assert_false(kgdb_check_judge(&g, BANNER_612, &c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_session),
 		cmocka_unit_test(test_real_session_debuginfo),
+		cmocka_unit_test(test_real_session_i386),
 		cmocka_unit_test(test_banner_mismatch),
 		cmocka_unit_test(test_missing_parts),
 		cmocka_unit_test(test_no_connection),
