@@ -204,6 +204,9 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 
 	if (!is_file(meta) || !(j = json_object_from_file(meta)))
 		return false;
+	/* Called again after a build published its record: what the build
+	 * set (kernelrelease) is replaced by the record's. */
+	clear_paths(r);
 	res = jstr(j, "result");
 	if (json_object_object_get_ex(j, "seconds", &v))
 		r->built_seconds = json_object_get_double(v);
