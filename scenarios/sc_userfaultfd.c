@@ -4,9 +4,20 @@
  * missing faults on an anonymous range resolved by a handler thread with
  * UFFDIO_COPY (every page's content checked), and write-protect faults
  * resolved by lifting the protection, where the kernel offers them.
+ *
+ * The handler thread is never waited for with pthread_join(): glibc (2.36)
+ * on i386 waits on a futex with the 32-bit-time futex syscall (nr 240)
+ * whenever the timeout fits in 32 bits, and aborts ("The futex facility
+ * returned an unexpected error code.") when it fails with ENOSYS, which it
+ * does on a kernel without CONFIG_COMPAT_32BIT_TIME (tinyconfig), where only
+ * futex_time64 exists.  The handler is stopped through a pipe and reaped
+ * with pthread_tryjoin_np(), which never sleeps on a futex; the handler
+ * itself takes no glibc lock (no malloc, no stdio), so no glibc futex wait
+ * can happen in this scenario.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
@@ -21,6 +32,8 @@
 #include "agent.h"
 
 #define NPAGES 16
+/* How long the main thread waits for the handler thread to exit. */
+#define REAP_TIMEOUT_MS 15000
 
 static long page_size;
 
@@ -48,35 +61,39 @@ static uint8_t pattern(size_t page, size_t i)
 struct handler {
 	int uffd;
 	char *base;
+	char *src;		/* one page, UFFDIO_COPY's source */
+	int stop[2];		/* pipe: a byte makes the handler return */
 	bool wp;		/* resolve write-protect faults */
 	unsigned faults, wp_faults;
 	int err;		/* first error, -errno */
 	char errmsg[128];
 };
 
+/* Runs in the handler thread: no malloc, no stdio (see the top). */
 static void *handler_main(void *arg)
 {
 	struct handler *h = arg;
-	_cleanup_free_ char *src = malloc((size_t)page_size);
+	char *src = h->src;
 	unsigned expected = NPAGES;
 
-	if (!src) {
-		h->err = -ENOMEM;
-		return NULL;
-	}
 	while (h->faults + h->wp_faults < expected) {
-		struct pollfd p = { .fd = h->uffd, .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = h->uffd, .events = POLLIN },
+			{ .fd = h->stop[0], .events = POLLIN },
+		};
 		struct uffd_msg msg;
 		uint64_t addr;
 		size_t page;
 		ssize_t r;
 
-		r = poll(&p, 1, 10000);
+		r = poll(p, 2, 10000);
 		if (r <= 0) {
 			h->err = r == 0 ? -ETIMEDOUT : -errno;
 			snprintf(h->errmsg, sizeof(h->errmsg), "poll");
 			return NULL;
 		}
+		if (p[1].revents)
+			return NULL;
 		r = read(h->uffd, &msg, sizeof(msg));
 		if (r < 0 && errno == EAGAIN)
 			continue;
@@ -127,6 +144,89 @@ static void *handler_main(void *arg)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * A handler for uffd over base, its thread started.  Returns NULL with
+ * *err set (and the failed step in *what) when it cannot be started.
+ */
+static struct handler *handler_start(int uffd, char *base, bool wp,
+				     pthread_t *th, const char **what, int *err)
+{
+	struct handler *h = calloc(1, sizeof(*h));
+
+	*what = "calloc";
+	*err = -ENOMEM;
+	if (!h)
+		return NULL;
+	h->uffd = uffd;
+	h->base = base;
+	h->wp = wp;
+	h->src = malloc((size_t)page_size);
+	if (!h->src)
+		goto out_free;
+	*what = "pipe";
+	if (pipe2(h->stop, O_CLOEXEC) < 0) {
+		*err = -errno;
+		goto out_free;
+	}
+	*what = "pthread_create";
+	*err = -pthread_create(th, NULL, handler_main, h);
+	if (*err == 0)
+		return h;
+	close(h->stop[0]);
+	close(h->stop[1]);
+out_free:
+	free(h->src);
+	free(h);
+	return NULL;
+}
+
+/*
+ * Wait for the handler thread to return (telling it to stop first when
+ * stop is set) and reap it with pthread_tryjoin_np(), never pthread_join()
+ * (see the top).  0 when reaped; -ETIMEDOUT when the thread is still
+ * running after REAP_TIMEOUT_MS, in which case h stays allocated (the thread
+ * may still use it) and must be leaked.
+ */
+static int handler_reap(struct handler *h, pthread_t th, bool stop)
+{
+	double deadline = now_s() + REAP_TIMEOUT_MS / 1000.0;
+	int r;
+
+	if (stop && write(h->stop[1], "x", 1) != 1)
+		return -errno;
+	while ((r = pthread_tryjoin_np(th, NULL)) == EBUSY) {
+		if (now_s() > deadline)
+			return -ETIMEDOUT;
+		sleep_ms(1);
+	}
+	return -r;
+}
+
+static void handler_free(struct handler *h)
+{
+	close(h->stop[0]);
+	close(h->stop[1]);
+	free(h->src);
+	free(h);
+}
+
+/*
+ * Whether the futex syscall with a 32-bit timespec answers (FUTEX_WAKE on a
+ * private word: no side effect).  Only i386 has the two; x86_64's futex is
+ * the 64-bit one.
+ */
+static bool futex_time32_missing(void)
+{
+#ifdef __NR_futex_time64
+	uint32_t word = 0;
+
+	return syscall(__NR_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL,
+		       0) < 0 && errno == ENOSYS;
+#else
+	return false;
+#endif
 }
 
 static uint64_t features;
@@ -219,9 +319,12 @@ static int region_register(int uffd, char *base, size_t len, uint64_t mode,
 static enum check_result check_missing_copy(struct tctx *t)
 {
 	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
-	struct handler h = { .err = 0 };
 	size_t len = NPAGES * (size_t)page_size;
+	enum check_result res = CHECK_PASS;
 	uint64_t f, ioctls = 0;
+	struct handler *h;
+	const char *what;
+	bool bad = false;
 	pthread_t th;
 	char *base;
 	int r;
@@ -245,50 +348,62 @@ static enum check_result check_missing_copy(struct tctx *t)
 		munmap(base, len);
 		return fail(t, "UFFDIO_COPY not offered for the range");
 	}
-	h.uffd = fd;
-	h.base = base;
-	r = pthread_create(&th, NULL, handler_main, &h);
-	if (r) {
+	if (futex_time32_missing())
+		diag(t, "futex() with 32-bit time_t: ENOSYS "
+			"(CONFIG_COMPAT_32BIT_TIME off); the handler is reaped "
+			"with pthread_tryjoin_np(), not pthread_join()");
+	h = handler_start(fd, base, false, &th, &what, &r);
+	if (!h) {
 		munmap(base, len);
-		return fail(t, "pthread_create: %s", errname(r));
+		return fail(t, "%s: %s", what, errname(r));
 	}
 	/* Each first touch faults; the handler fills the page. */
-	for (size_t p = 0; p < NPAGES; p++) {
+	for (size_t p = 0; p < NPAGES && !bad; p++) {
 		const uint8_t *pg = (const uint8_t *)base + p * (size_t)page_size;
 
-		for (size_t i = 0; i < (size_t)page_size; i++) {
+		for (size_t i = 0; i < (size_t)page_size && !bad; i++) {
 			if (pg[i] != pattern(p, i)) {
 				diag(t, "page %zu byte %zu = 0x%02x, "
 					"expected 0x%02x", p, i, pg[i],
 				     pattern(p, i));
-				pthread_cancel(th);
-				pthread_join(th, NULL);
-				munmap(base, len);
-				return fail(t, "content of a UFFDIO_COPY page "
-					       "is wrong");
+				bad = true;
 			}
 		}
 	}
-	pthread_join(th, NULL);
+	r = handler_reap(h, th, bad);
+	if (r < 0) {
+		fd = -1;	/* the thread may still use it, h and base */
+		return fail(t, "handler thread not reaped within %d ms%s: "
+			       "%s", REAP_TIMEOUT_MS,
+			    bad ? " after a wrong page" : "", errname(r));
+	}
 	munmap(base, len);
-	if (h.err)
-		return fail(t, "handler: %s: %s", h.errmsg, errname(h.err));
-	if (h.faults != NPAGES)
-		return fail(t, "%u missing faults for %d pages", h.faults,
-			    NPAGES);
-	diag(t, "%u missing faults resolved with UFFDIO_COPY, content "
-		"verified", h.faults);
-	return CHECK_PASS;
+	if (bad)
+		res = fail(t, "content of a UFFDIO_COPY page is wrong");
+	else if (h->err)
+		res = fail(t, "handler: %s: %s", h->errmsg, errname(h->err));
+	else if (h->faults != NPAGES)
+		res = fail(t, "%u missing faults for %d pages", h->faults,
+			   NPAGES);
+	else
+		diag(t, "%u missing faults resolved with UFFDIO_COPY, "
+			"content verified", h->faults);
+	handler_free(h);
+	return res;
 }
 
 static enum check_result check_write_protect(struct tctx *t)
 {
 	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
-	struct handler h = { .err = 0, .wp = true };
 	size_t len = NPAGES * (size_t)page_size;
 	struct uffdio_api api = { .api = UFFD_API };
+	enum check_result res = CHECK_PASS;
 	struct uffdio_writeprotect wp;
 	uint64_t ioctls = 0;
+	struct handler *h;
+	const char *what;
+	size_t bad = NPAGES;	/* the page that reads wrong, if any */
+	unsigned char bad_val = 0;
 	pthread_t th;
 	char *base;
 	int r;
@@ -324,41 +439,45 @@ static enum check_result check_write_protect(struct tctx *t)
 		munmap(base, len);
 		return fail(t, "UFFDIO_WRITEPROTECT: %s", errname(r));
 	}
-	h.uffd = fd;
-	h.base = base;
-	r = pthread_create(&th, NULL, handler_main, &h);
-	if (r) {
+	h = handler_start(fd, base, true, &th, &what, &r);
+	if (!h) {
 		munmap(base, len);
-		return fail(t, "pthread_create: %s", errname(r));
+		return fail(t, "%s: %s", what, errname(r));
 	}
 	/* Reading is allowed without a fault; each write faults once. */
 	for (size_t p = 0; p < NPAGES; p++) {
 		volatile char *c = base + p * (size_t)page_size;
 
 		if (*c != 0x5a) {
-			pthread_cancel(th);
-			pthread_join(th, NULL);
-			munmap(base, len);
-			return fail(t, "write-protected page %zu reads 0x%02x",
-				    p, (unsigned char)*c);
+			bad = p;
+			bad_val = (unsigned char)*c;
+			break;
 		}
 		*c = (char)p;
 	}
-	pthread_join(th, NULL);
-	for (size_t p = 0; p < NPAGES; p++)
-		if (base[p * (size_t)page_size] != (char)p) {
-			munmap(base, len);
-			return fail(t, "page %zu lost its write", p);
-		}
+	r = handler_reap(h, th, bad < NPAGES);
+	if (r < 0) {
+		fd = -1;	/* the thread may still use it, h and base */
+		return fail(t, "handler thread not reaped within %d ms: %s",
+			    REAP_TIMEOUT_MS, errname(r));
+	}
+	if (bad < NPAGES)
+		res = fail(t, "write-protected page %zu reads 0x%02x", bad,
+			   bad_val);
+	else if (h->err)
+		res = fail(t, "handler: %s: %s", h->errmsg, errname(h->err));
+	for (size_t p = 0; p < NPAGES && res == CHECK_PASS; p++)
+		if (base[p * (size_t)page_size] != (char)p)
+			res = fail(t, "page %zu lost its write", p);
+	if (res == CHECK_PASS && (h->wp_faults != NPAGES || h->faults))
+		res = fail(t, "%u write-protect and %u missing faults for %d "
+			      "written pages, expected %d and 0",
+			   h->wp_faults, h->faults, NPAGES, NPAGES);
+	if (res == CHECK_PASS)
+		diag(t, "%u write-protect faults resolved", h->wp_faults);
 	munmap(base, len);
-	if (h.err)
-		return fail(t, "handler: %s: %s", h.errmsg, errname(h.err));
-	if (h.wp_faults != NPAGES || h.faults)
-		return fail(t, "%u write-protect and %u missing faults for %d "
-			       "written pages, expected %d and 0",
-			    h.wp_faults, h.faults, NPAGES, NPAGES);
-	diag(t, "%u write-protect faults resolved", h.wp_faults);
-	return CHECK_PASS;
+	handler_free(h);
+	return res;
 }
 
 static const struct check uffd_checks[] = {
