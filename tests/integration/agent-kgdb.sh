@@ -119,6 +119,8 @@ sed -n '/^KTAP version 1/,$p' "$work/attach/console.txt" | grep -v '^\['
 [ $q -eq 0 ] || bad "boot 1: qemu exit $q"
 grep -q '^    # kgdb: resumed after ' "$work/attach/console.txt" || bad "no resumed line"
 grep -qx 'ok 2 kgdb' "$work/attach/console.txt" || bad "kgdb did not pass"
+grep -q '^    ok 1 kgdbts # SKIP CONFIG_KGDB_TESTS not set' "$work/attach/console.txt" ||
+	bad "kgdbts not skipped for CONFIG_KGDB_TESTS"
 grep -q '^# bootproof-agent: kernel config from /proc/config.gz' \
 	"$work/attach/console.txt" || bad "config not read from /proc/config.gz"
 grep -q '^    ok 6 virtio_rng # SKIP CONFIG_HW_RANDOM_VIRTIO not set' \
@@ -140,9 +142,9 @@ qpid=
 tr -d '\r' <"$work/alone/console.log" >"$work/alone/console.txt"
 sed -n '/^KTAP version 1/,$p' "$work/alone/console.txt" | grep -v '^\['
 [ $q -eq 0 ] || bad "boot 2: qemu exit $q (the guest must not hang)"
-grep -q '^    not ok 2 host_debugger' "$work/alone/console.txt" ||
+grep -q '^    not ok 3 host_debugger' "$work/alone/console.txt" ||
 	bad "host_debugger should fail without a host"
-grep -q '^    ok 3 resumed # SKIP no host debugger' "$work/alone/console.txt" ||
+grep -q '^    ok 4 resumed # SKIP no host debugger' "$work/alone/console.txt" ||
 	bad "resumed should be skipped without a host"
 grep -q 'Entering KGDB' "$work/alone/console.txt" && bad "entered kgdb without a host"
 grep -q '^# bootproof-agent: done' "$work/alone/console.txt" || bad "agent did not finish"
