@@ -116,14 +116,19 @@ ls -a "$C/images" | grep -q '\.tmp\.' && no "temporary files left in $C/images"
 check_image x86_64 "$A64" /bin/busybox "$IMG64"
 close_image
 
-# Again: a cache hit, in well under a second, same answer; also as JSON.
+# Again: a cache hit (the image and its manifest untouched: no libguestfs
+# launch), same answer; also as JSON.  The time is printed, not judged
+# (house rule: no timed tests; idle it is about 0.4 s, the hash of the
+# sparse image; a build is 15 s and more).
+st64=$(stat -c '%i %Y %s' "$IMG64" "${IMG64%.img}.json")
 t0=$(now_ms)
 image --arch x86_64
 t1=$(now_ms)
 [ $rc -eq 0 ] || no "x86_64 again: exit $rc"
 [ "$(field hash "$T/out")" = "$H64" ] || no "x86_64 again: hash changed"
 [ "$(field path "$T/out")" = "$IMG64" ] || no "x86_64 again: path changed"
-[ $((t1 - t0)) -lt 1000 ] || no "x86_64 again took $((t1 - t0)) ms (not a cache hit?)"
+[ "$(stat -c '%i %Y %s' "$IMG64" "${IMG64%.img}.json")" = "$st64" ] ||
+	no "x86_64 again: the image or its manifest was written (not a cache hit)"
 grep -q cached "$T/err" || no "x86_64 again: not reported as cached"
 echo "ok cache hit in $((t1 - t0)) ms"
 image --arch x86_64 --json
@@ -187,11 +192,14 @@ H32=$(field hash "$T/out")
 case $IMG32 in "$C"/images/bootproof-i386-*.img) ;; *) no "i386: path $IMG32" ;; esac
 check_image i386 "$A32" "$BB32" "$IMG32"
 close_image
+st32=$(stat -c '%i %Y %s' "$IMG32" "${IMG32%.img}.json")
 t0=$(now_ms)
 image --arch i386
 t1=$(now_ms)
-[ "$(field hash "$T/out")" = "$H32" ] && [ $((t1 - t0)) -lt 1000 ] ||
-	no "i386 again: not a fast cache hit ($((t1 - t0)) ms)"
+[ "$(field hash "$T/out")" = "$H32" ] && grep -q cached "$T/err" &&
+	[ "$(stat -c '%i %Y %s' "$IMG32" "${IMG32%.img}.json")" = "$st32" ] ||
+	no "i386 again: not a cache hit"
+echo "ok i386 cache hit in $((t1 - t0)) ms"
 
 # ------------------------------------------------------------ bad usage
 image --arch arm64
