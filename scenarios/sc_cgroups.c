@@ -508,7 +508,7 @@ static bool wait_frozen(const char *group, long want, unsigned ms)
 	return false;
 }
 
-/* How long a thawed process may take to run again. */
+/* How long a new or thawed process may take to (run and) tick. */
 #define THAW_TICK_S 5
 
 static enum check_result check_freeze(struct tctx *t)
@@ -540,10 +540,15 @@ static enum check_result check_freeze(struct tctx *t)
 		r = fail(t, "moving into bp-freeze: %s", errname(e));
 		goto out;
 	}
+	/* The new process has to be scheduled first: on a loaded TCG guest
+	 * that can take a while. */
 	a = *count;
-	sleep_ms(300);
+	start = now_s();
+	while (*count == a && now_s() - start < THAW_TICK_S)
+		sleep_ms(20);
 	if (*count == a) {
-		r = fail(t, "the ticking process does not tick");
+		r = fail(t, "the ticking process has not ticked in %u s",
+			 THAW_TICK_S);
 		goto out;
 	}
 	if ((e = cg_write("bp-freeze", "cgroup.freeze", "1")) < 0) {
