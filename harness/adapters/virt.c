@@ -19,6 +19,8 @@
 /* After the guest stopped, wait at most this long for the console stream
  * to deliver what is still in flight. */
 #define DRAIN_GRACE_MS 2000
+/* How long a console may take to reach its end once its guest is gone. */
+#define STREAM_EOF_GRACE_MS 3000
 /* After SIGKILL, how long to wait for the orphaned QEMU to be gone. */
 #define KILL_WAIT_MS 5000
 
@@ -29,6 +31,7 @@ struct guest {
 	int lifecycle_cb;
 	bool stream_cb;
 	bool stream_done;	/* EOF, hang-up or error on the console */
+	bool stream_eof;	/* ... really seen, not assumed after a drain */
 	bool destroyed_by_us;
 	bool lost;		/* libvirtd went away: it cannot destroy the guest */
 	char name[256];		/* the domain's name */
@@ -175,12 +178,12 @@ static void on_stream(virStreamPtr st, int events, void *opaque)
 				continue;
 			}
 			if (n == 0 || n == -1)
-				g->stream_done = true;
+				g->stream_done = g->stream_eof = true;
 			break; /* -2: would block */
 		}
 	}
 	if (events & (VIR_STREAM_EVENT_HANGUP | VIR_STREAM_EVENT_ERROR))
-		g->stream_done = true;
+		g->stream_done = g->stream_eof = true;
 	if (g->stream_done && g->stream_cb) {
 		virStreamEventRemoveCallback(st);
 		g->stream_cb = false;
@@ -340,6 +343,9 @@ static int guest_start(const char *uri, const char *xml, struct guest **ret,
 		return -ECONNREFUSED;
 	}
 	virConnectRegisterCloseCallback(g->conn, on_close, g, NULL);
+	/* A libvirtd that stops answering (deadlocked) closes the
+	 * connection after about 15 s instead of hanging every call. */
+	virConnectSetKeepAlive(g->conn, 5, 3);
 
 	g->dom = virDomainCreateXML(g->conn, xml,
 				    VIR_DOMAIN_START_PAUSED |
@@ -483,18 +489,37 @@ static int guest_destroy(struct guest *g)
 	return 0;
 }
 
+static bool stream_ended(struct guest *g)
+{
+	return g->stream_eof || g->lost;
+}
+
+/*
+ * The guest first, then its console.  libvirt 9.0's daemon deadlocks when
+ * a client aborts a console stream while the domain is being torn down
+ * (virStreamAbort holds the stream and waits for the chrdev lock,
+ * virChrdevFree in the QEMU-stopped handler holds that and waits for the
+ * stream): seen with two boots at once, every libvirt client hung.  So the
+ * stream is aborted only when it is still open after the guest is gone and
+ * the console had time to reach its end; normally the console's EOF has
+ * closed the daemon's side and there is nothing to abort.
+ */
 static void guest_free(struct guest *g)
 {
 	if (!g)
 		return;
+	if (g->dom)
+		guest_destroy(g);
 	if (g->st) {
+		if (g->stream_cb && !g->stream_eof && !g->lost)
+			run_loop(g, STREAM_EOF_GRACE_MS, stream_ended);
 		if (g->stream_cb)
 			virStreamEventRemoveCallback(g->st);
-		virStreamAbort(g->st);
+		if (!g->stream_eof && !g->lost)
+			virStreamAbort(g->st);
 		virStreamFree(g->st);
 	}
 	if (g->dom) {
-		guest_destroy(g);
 		if (g->lifecycle_cb >= 0)
 			virConnectDomainEventDeregisterAny(g->conn,
 							   g->lifecycle_cb);
