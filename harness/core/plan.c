@@ -437,6 +437,7 @@ int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
 	items_free(p->groups, p->n_groups);
 	p->groups = v;
 	p->n_groups = nv;
+	p->groups_from_args = true;
 	return 0;
 }
 

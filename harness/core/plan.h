@@ -65,6 +65,7 @@ struct plan {
 	size_t n_arches;
 	struct plan_item *bases, *base_groups, *groups;
 	size_t n_bases, n_base_groups, n_groups;
+	bool groups_from_args;	/* groups replaced by plan_set_groups() */
 	unsigned candidates;	/* PLAN_CAND_* bits, never 0 */
 	char **scenarios;	/* NULL when not restricted */
 	size_t n_scenarios;

@@ -714,6 +714,15 @@ static json_object *plan_json(const struct matrix *m)
 	for (size_t i = 0; i < m->n_names; i++)
 		json_object_array_add(a, jstr(m->names[i]));
 	json_object_object_add(o, "groups", a);
+	/* What --group said (paths made absolute), for --resume: the plan's
+	 * own groups are read from the plan file again. */
+	a = NULL;
+	if (p->groups_from_args) {
+		a = json_object_new_array();
+		for (size_t i = 0; i < p->n_groups; i++)
+			json_object_array_add(a, jstr(p->groups[i].value));
+	}
+	json_object_object_add(o, "group_args", a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < ELEMENTSOF(kinds); i++)
 		if (p->candidates & kinds[i])

@@ -147,7 +147,10 @@ static int from_record(const char *dir, const char *datadir, char **plan,
 		for (size_t i = 0; i < json_object_array_length(v); i++)
 			strv_add(arches, json_object_get_string(
 						 json_object_array_get_idx(v, i)));
-	if (!groups->n && (v = jget(pl, "groups")))
+	/* Only what --group gave: the plan's own groups come from the plan
+	 * file, resolved against its directory as the first time. */
+	if (!groups->n && (v = jget(pl, "group_args")) &&
+	    json_object_is_type(v, json_type_array))
 		for (size_t i = 0; i < json_object_array_length(v); i++)
 			strv_add(groups, json_object_get_string(
 						 json_object_array_get_idx(v, i)));
@@ -236,7 +239,7 @@ int verb_run(int argc, char **argv)
 	_cleanup_free_ char *unpack = NULL, *report = NULL;
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 	_cleanup_plan_ struct plan *plan = NULL;
-	struct strv arches = { 0 }, groups = { 0 };
+	struct strv arches = { 0 }, groups = { 0 }, owned = { 0 };
 	const char *results = "results", *resume = NULL, *accel_arg = "auto";
 	const char *uri = NULL;
 	json_object *resumed_doc = NULL;
@@ -252,7 +255,17 @@ int verb_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'a': strv_add(&arches, optarg); break;
-		case 'g': strv_add(&groups, optarg); break;
+		case 'g': {
+			/* A path is kept absolute (run.json records it for
+			 * --resume, which may run elsewhere). */
+			char *abs = strchr(optarg, '/') ? realpath(optarg, NULL)
+							: NULL;
+
+			if (abs)
+				strv_add(&owned, abs);
+			strv_add(&groups, abs ? abs : optarg);
+			break;
+		}
 		case 'k': free(ksrc_arg); ksrc_arg = strdup(optarg); break;
 		case 'r': results = optarg; break;
 		case 'R': resume = optarg; break;
@@ -435,6 +448,9 @@ int verb_run(int argc, char **argv)
 out:
 	free(arches.v);
 	free(groups.v);
+	for (size_t i = 0; i < owned.n; i++)
+		free((char *)owned.v[i]);
+	free(owned.v);
 	json_object_put(resumed_doc);
 	return code;
 }
