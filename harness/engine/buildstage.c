@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "adapters/proc.h"
+#include "util/clock.h"
 #include "util/fileio.h"
 #include "util/paths.h"
 
@@ -67,24 +68,6 @@ static int fail(struct strbuf *err, int r, const char *fmt, ...)
 	return r;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* CPU seconds of the children reaped so far (make reaps its own). */
-static double children_cpu(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
-		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
 
 static bool is_file(const char *p)
 {
@@ -612,7 +595,7 @@ int buildstage_run(const struct buildstage_opts *o,
 	_cleanup_(unlockp) int lock = -1;
 	struct logger lg = { .o = o, .part = { STRBUF_INIT, STRBUF_INIT } };
 	bool modules = false;
-	double t0 = now_s(), cpu0 = children_cpu();
+	double t0 = clock_mono_s(), cpu0 = clock_children_cpu_s();
 	int r;
 
 	*ret = (struct buildstage_result){ 0 };
@@ -659,8 +642,8 @@ int buildstage_run(const struct buildstage_opts *o,
 		goto out;
 	}
 	r = build(o, obj, tmp, &lg, &modules, ret, err);
-	ret->seconds = now_s() - t0;
-	ret->cpu_seconds = children_cpu() - cpu0;
+	ret->seconds = clock_mono_s() - t0;
+	ret->cpu_seconds = clock_children_cpu_s() - cpu0;
 	if (r < 0 || ret->status == BUILDSTAGE_CANCELLED)
 		goto out;
 	if (ret->status == BUILDSTAGE_PASS)
@@ -698,7 +681,7 @@ out:
 	return r;
 
 reused:
-	ret->seconds = now_s() - t0;
+	ret->seconds = clock_mono_s() - t0;
 	bl = path_join(ret->dir, "build.log");
 	r = copy_file_atomic(bl, o->log, 0644);
 	if (r < 0)

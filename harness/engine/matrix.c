@@ -25,6 +25,7 @@
 #include "engine/boot.h"
 #include "engine/buildstage.h"
 #include "engine/configstage.h"
+#include "util/clock.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -49,24 +50,6 @@ struct progress {
 	double t0;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* CPU seconds of the children reaped so far (make reaps its own). */
-static double children_cpu(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
-		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
 
 static void fmt_elapsed(char *buf, size_t n, double s)
 {
@@ -89,7 +72,7 @@ static void prog_draw(struct progress *p)
 		return;
 	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
 		cols = ws.ws_col;
-	fmt_elapsed(el, sizeof(el), now_s() - p->t0);
+	fmt_elapsed(el, sizeof(el), clock_mono_s() - p->t0);
 	snprintf(line, sizeof(line), "  %-32s %7s  %s", p->what, el, p->detail);
 	if ((int)strlen(line) >= cols)
 		line[cols - 1] = '\0';
@@ -148,7 +131,7 @@ static void prog_start(struct progress *p, const char *cand,
 	pthread_mutex_lock(&p->mu);
 	snprintf(p->what, sizeof(p->what), "%s %s", cand, stage);
 	p->detail[0] = '\0';
-	p->t0 = now_s();
+	p->t0 = clock_mono_s();
 	p->active = true;
 	if (p->tty)
 		prog_draw(p);
@@ -178,12 +161,12 @@ static void prog_end(struct progress *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	pthread_mutex_lock(&p->mu);
-	fmt_elapsed(el, sizeof(el), now_s() - p->t0);
+	fmt_elapsed(el, sizeof(el), clock_mono_s() - p->t0);
 	if (p->tty)
 		fprintf(stderr, "\r\033[K  %-32s %7s  %s\n", p->what, el, msg);
 	else
 		fprintf(stderr, "bootproof: %s: %s (%.1f s)\n", p->what, msg,
-			now_s() - p->t0);
+			clock_mono_s() - p->t0);
 	p->active = false;
 	fflush(stderr);
 	pthread_mutex_unlock(&p->mu);
@@ -1087,11 +1070,11 @@ static void stage_config(struct matrix *m, struct cand *c)
 	if (r < 0) {
 		strbuf_addf(&err, "%s: %s", lockp, strerror(-r));
 	} else {
-		t0 = now_s();
-		cpu0 = children_cpu();
+		t0 = clock_mono_s();
+		cpu0 = clock_children_cpu_s();
 		r = configstage_run(&co, &res, &err);
-		t0 = now_s() - t0;
-		cpu0 = children_cpu() - cpu0;
+		t0 = clock_mono_s() - t0;
+		cpu0 = clock_children_cpu_s() - cpu0;
 	}
 	if (r >= 0) {
 		dst = path_join(c->dir, "config");
