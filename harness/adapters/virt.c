@@ -17,8 +17,9 @@
 #include "util/log.h"
 
 /* After the guest stopped, wait at most this long for the console stream
- * to deliver what is still in flight. */
-#define DRAIN_GRACE_MS 2000
+ * to deliver what is still in flight (2 s lost the panic or power-off
+ * lines of a guest twice on a loaded host: CRASHED instead of PANIC). */
+#define DRAIN_GRACE_MS 5000
 /* How long a console may take to reach its end once its guest is gone. */
 #define STREAM_EOF_GRACE_MS 3000
 /* After SIGKILL, how long to wait for the orphaned QEMU to be gone. */
