@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -419,14 +420,6 @@ static int add_modules(struct image_layout *l, const char *dir,
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object *, json_object_put)
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Remove what killed builders of this image left (we hold its lock). */
 static void remove_stale_tmp(const char *dir, const char *prefix)
 {
@@ -669,9 +662,9 @@ static int build_locked(const struct image_ops *ops, void *userdata,
 	};
 	log_info("building %s (libguestfs%s, about 20 s)", img,
 		 req->accel == IMAGE_ACCEL_KVM ? "" : " under TCG");
-	t0 = now_s();
+	t0 = clock_mono_s();
 	r = ops->build(userdata, &b, err);
-	res->seconds = now_s() - t0;
+	res->seconds = clock_mono_s() - t0;
 	if (r >= 0) {
 		/* The image must be on disk before its name says it is
 		 * complete. */

@@ -14,6 +14,7 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+#include "util/clock.h"
 #include "util/log.h"
 
 /* After the guest stopped, wait at most this long for the console stream
@@ -64,14 +65,6 @@ const char *guest_state_name(enum guest_state s)
 		return "libvirt connection lost";
 	}
 	return "unknown";
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* libvirt's default error handler prints to stderr; we report once. */
@@ -304,9 +297,9 @@ static int kill_orphan(struct guest *g)
 		return -ESRCH;
 	if (kill(g->qemu_pid, SIGKILL) < 0)
 		return errno == ESRCH ? -ESRCH : -errno;
-	end = now_ms() + KILL_WAIT_MS;
+	end = clock_mono_ms() + KILL_WAIT_MS;
 	while (is_running(g->qemu_pid) && is_qemu_of(g->qemu_pid, g->name) &&
-	       now_ms() < end)
+	       clock_mono_ms() < end)
 		usleep(20 * 1000);
 	log_debug("killed QEMU %d of %s (libvirtd gone)", (int)g->qemu_pid,
 		  g->name);
@@ -447,9 +440,9 @@ static int guest_poll(struct guest *g, int timeout_ms, struct guest_event *ret)
 
 	/* Stopped but the console still open: let it drain a little. */
 	if (!g->out.len && g->pending_set && !g->stream_done) {
-		long long end = now_ms() + DRAIN_GRACE_MS;
-		while (!g->out.len && !g->stream_done && now_ms() < end)
-			run_loop(g, (int)(end - now_ms()), stream_finished);
+		long long end = clock_mono_ms() + DRAIN_GRACE_MS;
+		while (!g->out.len && !g->stream_done && clock_mono_ms() < end)
+			run_loop(g, (int)(end - clock_mono_ms()), stream_finished);
 		g->stream_done = g->stream_done || !g->out.len;
 	}
 

@@ -21,6 +21,7 @@
 #include "core/gdbout.h"
 #include "core/ktap.h"
 #include "core/recjson.h"
+#include "util/clock.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -76,14 +77,6 @@ struct session {
 	char started[32];
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void iso_now(char *buf, size_t n)
 {
 	time_t t = time(NULL);
@@ -100,7 +93,7 @@ static void progress(struct session *s, const char *fmt, ...)
 
 	if (s->req->quiet)
 		return;
-	fprintf(stderr, "bootproof: [%6.1fs] %s%s", (now_ms() - s->t0) / 1000.0,
+	fprintf(stderr, "bootproof: [%6.1fs] %s%s", (clock_mono_ms() - s->t0) / 1000.0,
 		s->req->prefix && *s->req->prefix ? s->req->prefix : "",
 		s->req->prefix && *s->req->prefix ? " " : "");
 	va_start(ap, fmt);
@@ -128,7 +121,7 @@ static void on_line(const struct console_line *l, void *ud)
 	 * mid-line is split off by the console parser); a quote of them in
 	 * the agent's output is not a panic. */
 	if (!s->panic_at && !strncmp(t, "Kernel panic - not syncing", 26))
-		s->panic_at = now_ms();
+		s->panic_at = clock_mono_ms();
 	/* A line with a printk timestamp is a kernel message: never the
 	 * agent's KTAP or notes, whatever it says (the agent writes to
 	 * /dev/console, without timestamps). */
@@ -150,7 +143,7 @@ static void on_milestone(const struct console_milestone_event *ev, void *ud)
 	struct session *s = ud;
 
 	if (ev->milestone == CONSOLE_MS_INIT_STARTED && s->t_init < 0)
-		s->t_init = now_ms();
+		s->t_init = clock_mono_ms();
 	progress(s, "%s", console_milestone_name(ev->milestone));
 	s->updated = true;
 }
@@ -322,7 +315,7 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 	json_object_object_add(o, "heavy_debug_options", json_object_new_int((int)s->heavy));
 	recjson_add_str(o, "started", s->started);
 	json_object_object_add(o, "elapsed_s",
-			       recjson_seconds((now_ms() - s->t0) / 1000.0));
+			       recjson_seconds((clock_mono_ms() - s->t0) / 1000.0));
 	json_object_object_add(o, "time_to_init_s",
 			       s->t_init >= 0 ? recjson_seconds(
 							(s->t_init - s->t0) / 1000.0)
@@ -381,7 +374,7 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 static void maybe_update(struct session *s)
 {
 	json_object *rec;
-	long long t = now_ms();
+	long long t = clock_mono_ms();
 
 	/* At most one record a second: a guest printing results as fast as
 	 * it can must not have the whole record rebuilt and saved for every
@@ -588,7 +581,7 @@ static bool config_enabled(const char *name, void *ud)
 static void run_kgdb(struct session *s)
 {
 	_cleanup_strbuf_ struct strbuf tr = STRBUF_INIT;
-	long long t = now_ms();
+	long long t = clock_mono_ms();
 	char name[64];
 	_cleanup_free_ char *path = NULL;
 
@@ -613,7 +606,7 @@ static void run_kgdb(struct session *s)
 	progress(s, "kgdb: %s (%.1fs)",
 		 s->kgdb_ok ? "backtrace and banner checked, detached"
 			    : s->kgdb_check.reason,
-		 (now_ms() - t) / 1000.0);
+		 (clock_mono_ms() - t) / 1000.0);
 	s->updated = true;
 }
 
@@ -672,7 +665,7 @@ static void follow(struct session *s)
 
 	for (;;) {
 		struct guest_event ev;
-		long long t = now_ms();
+		long long t = clock_mono_ms();
 		int e;
 
 		if (s->req->interrupted && *s->req->interrupted) {
@@ -747,10 +740,10 @@ static void follow(struct session *s)
 		if (s->kgdb_ready && !s->kgdb_poked)
 			kgdb_poke(s);
 		if (s->kgdb_go && !s->kgdb_ran) {
-			long long t1 = now_ms();
+			long long t1 = clock_mono_ms();
 			run_kgdb(s);
 			/* The guest stood still meanwhile. */
-			deadline += now_ms() - t1;
+			deadline += clock_mono_ms() - t1;
 		}
 		maybe_update(s);
 	}
@@ -851,7 +844,7 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 	memset(ret, 0, sizeof(*ret));
 	if (!req.ops)
 		req.ops = &virt_domain_ops;
-	s.t0 = now_ms();
+	s.t0 = clock_mono_ms();
 	iso_now(s.started, sizeof(s.started));
 	s.con = console_new(&cops, &s);
 	{
@@ -946,7 +939,7 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 		finish(&s, BOOT_END_INFRA, err.buf, ret);
 		goto out;
 	}
-	s.t0 = now_ms();
+	s.t0 = clock_mono_ms();
 	follow(&s);
 	finish(&s, s.end, NULL, ret);
 out:

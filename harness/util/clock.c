@@ -12,6 +12,14 @@ double clock_mono_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+long long clock_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 double clock_children_cpu_s(void)
 {
 	struct rusage ru;

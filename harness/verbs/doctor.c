@@ -7,9 +7,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "bootproof.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
@@ -223,7 +223,7 @@ int verb_doctor(int argc, char **argv)
 	const char *accel = NULL;
 	size_t printed = 0;
 	bool json = false;
-	struct timespec t0, t1;
+	long long t0;
 	int c, e;
 
 	optind = 1;
@@ -267,16 +267,13 @@ int verb_doctor(int argc, char **argv)
 		o.early = print_early;
 		o.early_ud = &printed;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = clock_mono_ms();
 	e = doctor_run(&hostcheck_real_ops, &o, &checks, &accel);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (e < 0) {
 		log_error_errno(e, "doctor: cannot run the checks");
 		return BP_EXIT_INFRA;
 	}
-	log_debug("doctor: done in %ld ms",
-		  (long)((t1.tv_sec - t0.tv_sec) * 1000 +
-			 (t1.tv_nsec - t0.tv_nsec) / 1000000));
+	log_debug("doctor: done in %lld ms", clock_mono_ms() - t0);
 
 	if (json) {
 		e = check_list_render_json(&checks, accel, &out);
