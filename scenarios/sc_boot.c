@@ -4,8 +4,9 @@
  * harness attached work: the root disk is virtio-blk and a known pattern
  * reads back from it with O_DIRECT; the virtio-net interface comes up with
  * carrier and transmits; virtio-rng gives bytes through /dev/hwrng; the
- * virtio console takes a line; pvpanic-pci is bound.  A device that was
- * not attached is a SKIP; one attached but not working is a failure.
+ * virtio console takes a line; the pvpanic device (PCI or ISA) is bound.
+ * A device that was not attached is a SKIP; one attached but not working
+ * is a failure.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -527,38 +528,73 @@ static enum check_result check_virtio_console(struct tctx *t)
 	return CHECK_PASS;
 }
 
+/*
+ * The pvpanic device, whichever way it is attached: as a PCI device
+ * (1b36:0011, driver pvpanic-pci), or on the ISA bus (libvirt's
+ * <panic model="isa"/>, QEMU's "pvpanic" at port 0x505), which the guest
+ * finds through ACPI as QEMU0001 and binds to pvpanic-mmio.
+ */
+struct pvpanic_kind {
+	const char *what, *driver, *config, *module;
+};
+
+static const struct pvpanic_kind pvpanic_pci = {
+	"pvpanic-pci", "pvpanic-pci", "PVPANIC_PCI", "pvpanic_pci",
+};
+static const struct pvpanic_kind pvpanic_isa = {
+	"pvpanic ISA (ACPI QEMU0001)", "pvpanic-mmio", "PVPANIC_MMIO",
+	"pvpanic_mmio",
+};
+
+#define PVPANIC_ACPI "/sys/bus/acpi/devices/QEMU0001:00"
+#define PVPANIC_PLATFORM "/sys/bus/platform/devices/QEMU0001:00"
+
+static const struct pvpanic_kind *pvpanic_find(char *dir, size_t n)
+{
+	if (pci_find(-1, 0x1b36, 0x0011, dir, n))
+		return &pvpanic_pci;
+	if (path_exists(PVPANIC_ACPI)) {
+		snprintf(dir, n, "%s", PVPANIC_PLATFORM);
+		return &pvpanic_isa;
+	}
+	return NULL;
+}
+
 static enum check_result check_pvpanic(struct tctx *t)
 {
-	char pcidir[300], link[400], drv[64] = "", events[64] = "";
+	char dir[300], link[400], drv[64] = "", events[64] = "";
 	char path[400];
+	const struct pvpanic_kind *k = pvpanic_find(dir, sizeof(dir));
 	double end;
 
-	if (!pci_find(-1, 0x1b36, 0x0011, pcidir, sizeof(pcidir)))
-		return skip(t, "no pvpanic-pci device attached");
-	snprintf(link, sizeof(link), "%s/driver", pcidir);
+	if (!k)
+		return skip(t, "no pvpanic device attached (neither PCI "
+			       "1b36:0011 nor ACPI QEMU0001)");
+	snprintf(link, sizeof(link), "%s/driver", dir);
 	end = now_s() + 3;
 	while ((link_basename(link, drv, sizeof(drv)) < 0 ||
-		strcmp(drv, "pvpanic-pci")) && now_s() < end)
+		strcmp(drv, k->driver)) && now_s() < end)
 		sleep_ms(100);
-	if (strcmp(drv, "pvpanic-pci") != 0) {
+	if (strcmp(drv, k->driver) != 0) {
 		char val[32];
-		enum kcfg st = kcfg_state("PVPANIC_PCI", val, sizeof(val));
-		const char *ms = module_status("pvpanic_pci");
+		enum kcfg st = kcfg_state(k->config, val, sizeof(val));
+		const char *ms = module_status(k->module);
 
 		if (st == KCFG_UNSET)
-			return skip(t, "CONFIG_PVPANIC_PCI not set");
+			return skip(t, "%s attached but CONFIG_%s not set",
+				    k->what, k->config);
 		if (!strncmp(ms, "not loaded", 10) &&
 		    (st == KCFG_UNKNOWN || !strcmp(val, "m")))
-			return skip(t, "driver pvpanic_pci not available: "
-				       "module %s", ms);
-		return fail(t, "%s bound to '%s', expected pvpanic-pci "
-			       "(module %s)", pcidir, drv[0] ? drv : "none",
-			    ms);
+			return skip(t, "driver %s not available: module %s",
+				    k->module, ms);
+		return fail(t, "%s: %s bound to '%s', expected %s "
+			       "(module %s)", k->what, dir,
+			    drv[0] ? drv : "none", k->driver, ms);
 	}
-	snprintf(path, sizeof(path), "%s/events", pcidir);
+	snprintf(path, sizeof(path), "%s/events", dir);
 	read_line(path, events, sizeof(events));
-	diag(t, "%s bound to pvpanic-pci%s%s", strrchr(pcidir, '/') + 1,
-	     events[0] ? ", events " : "", events);
+	diag(t, "%s %s bound to %s%s%s", k->what, strrchr(dir, '/') + 1,
+	     k->driver, events[0] ? ", events " : "", events);
 	return CHECK_PASS;
 }
 

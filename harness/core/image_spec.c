@@ -614,7 +614,8 @@ int image_layout_write_tar(const struct image_layout *l, FILE *f,
 
 const char *const image_default_modules[] = {
 	"virtio_net", "virtio_rng", "virtio_console", "virtio_pci",
-	"virtio_blk", "ext4",	    "pvpanic_pci",    NULL,
+	"virtio_blk", "ext4",	    "pvpanic_pci",    "pvpanic_mmio",
+	NULL,
 };
 
 #define MODNAME_MAX 64
