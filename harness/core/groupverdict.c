@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "util/jsonx.h"
 #include "util/strbuf.h"
 
 static const char *const names[] = {
@@ -37,26 +38,6 @@ int groupverdict_of(json_object *gv, enum groupverdict *ret)
 
 /* ------------------------------------------------------------ reading */
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-/* A string member, NULL when absent, null or not a string. */
-static const char *str(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string)
-		       ? json_object_get_string(v)
-		       : NULL;
-}
-
 static bool streq(const char *a, const char *b)
 {
 	return a && b && !strcmp(a, b);
@@ -83,12 +64,12 @@ static json_object *pick(json_object *boots, const char *group,
 		return NULL;
 	for (size_t i = 0; i < json_object_array_length(boots); i++) {
 		json_object *b = json_object_array_get_idx(boots, i);
-		json_object *c = get(b, "candidate");
-		const char *kind = str(c, "kind");
+		json_object *c = jsonx_get(b, "candidate");
+		const char *kind = jsonx_str(c, "kind");
 		int rank;
 
-		if (!c || !streq(str(c, "arch"), arch) ||
-		    !array_has(get(c, "groups"), group))
+		if (!c || !streq(jsonx_str(c, "arch"), arch) ||
+		    !array_has(jsonx_get(c, "groups"), group))
 			continue;
 		rank = streq(kind, "each") ? 0 : streq(kind, "all") ? 1 : 2;
 		if (rank < best_rank) {
@@ -103,9 +84,9 @@ static json_object *base_of(json_object *boots, const char *arch)
 {
 	for (size_t i = 0; i < json_object_array_length(boots); i++) {
 		json_object *b = json_object_array_get_idx(boots, i);
-		json_object *c = get(b, "candidate");
+		json_object *c = jsonx_get(b, "candidate");
 
-		if (streq(str(c, "arch"), arch) && streq(str(c, "kind"), "base"))
+		if (streq(jsonx_str(c, "arch"), arch) && streq(jsonx_str(c, "kind"), "base"))
 			return b;
 	}
 	return NULL;
@@ -160,7 +141,7 @@ static json_object *dropped_entry(json_object *dropped, const char *name,
 {
 	for (size_t i = 0; i < json_object_array_length(dropped); i++) {
 		json_object *d = json_object_array_get_idx(dropped, i);
-		const char *o = str(d, "option");
+		const char *o = jsonx_str(d, "option");
 
 		if (o && strlen(o) == len && !strncmp(o, name, len))
 			return d;
@@ -184,7 +165,7 @@ static bool skip_for_dropped(json_object *dropped, const char *why,
 			continue;
 		strbuf_addf(out, "CONFIG_%.*s was dropped: %s (guest: %s)",
 			    (int)len, n,
-			    str(d, "reason") ? str(d, "reason") : "?", why);
+			    jsonx_str(d, "reason") ? jsonx_str(d, "reason") : "?", why);
 		return true;
 	}
 	return false;
@@ -207,14 +188,14 @@ static bool plan_allows(const struct groupverdict_group *g, const char *s)
 
 static json_object *find_scenario(json_object *boot, const char *name)
 {
-	json_object *sc = get(boot, "scenarios");
+	json_object *sc = jsonx_get(boot, "scenarios");
 
 	if (!sc || !json_object_is_type(sc, json_type_array))
 		return NULL;
 	for (size_t i = 0; i < json_object_array_length(sc); i++) {
 		json_object *s = json_object_array_get_idx(sc, i);
 
-		if (streq(str(s, "name"), name))
+		if (streq(jsonx_str(s, "name"), name))
 			return s;
 	}
 	return NULL;
@@ -230,17 +211,17 @@ static void base_too(json_object *boots, json_object *cand, const char *arch,
 	if (!base || base == cand)
 		return;
 	if (!strcmp(stage, "build")) {
-		b = get(base, "build");
-		if (!streq(str(b, "result"), "fail"))
+		b = jsonx_get(base, "build");
+		if (!streq(jsonx_str(b, "result"), "fail"))
 			return;
 	} else {
-		v = str(base, "verdict");
+		v = jsonx_str(base, "verdict");
 		if (!v || streq(v, "BOOTED") || streq(v, "INFRA") ||
 		    streq(v, "INCOMPLETE") || streq(v, "RUNNING"))
 			return;
 	}
 	strbuf_addf(sb, " (the base alone fails too: %s)",
-		    str(get(base, "candidate"), "id"));
+		    jsonx_str(jsonx_get(base, "candidate"), "id"));
 }
 
 json_object *groupverdict_decide(json_object *boots,
@@ -262,35 +243,35 @@ json_object *groupverdict_decide(json_object *boots,
 			    g->name, g->arch);
 		return groupverdict_skip(g->name, g->arch, NULL, sb.buf);
 	}
-	add_str(o, "candidate", str(get(cand, "candidate"), "id"));
-	cfg = get(cand, "config");
-	build = get(cand, "build");
+	add_str(o, "candidate", jsonx_str(jsonx_get(cand, "candidate"), "id"));
+	cfg = jsonx_get(cand, "config");
+	build = jsonx_get(cand, "build");
 
 	/* What the config stage dropped from this group. */
 	dropped = json_object_new_array();
 	json_object_object_add(o, "dropped", dropped);
-	opts = get(cfg, "options");
+	opts = jsonx_get(cfg, "options");
 	for (size_t i = 0; opts && json_object_is_type(opts, json_type_array) &&
 			   i < json_object_array_length(opts);
 	     i++) {
 		json_object *op = json_object_array_get_idx(opts, i), *d;
 
-		if (!streq(str(op, "group"), g->name))
+		if (!streq(jsonx_str(op, "group"), g->name))
 			continue;
 		n_opts++;
-		if (streq(str(op, "status"), "kept"))
+		if (streq(jsonx_str(op, "status"), "kept"))
 			continue;
 		d = json_object_new_object();
-		add_str(d, "option", str(op, "option"));
-		add_str(d, "reason", str(op, "reason") ? str(op, "reason")
-						       : str(op, "reason_kind"));
+		add_str(d, "option", jsonx_str(op, "option"));
+		add_str(d, "reason", jsonx_str(op, "reason") ? jsonx_str(op, "reason")
+						       : jsonx_str(op, "reason_kind"));
 		json_object_array_add(dropped, d);
 	}
 	scen = json_object_new_array();
 	json_object_object_add(o, "scenarios", scen);
 
 	/* The stages, in order. */
-	res = str(cfg, "result");
+	res = jsonx_str(cfg, "result");
 	if (!res) {
 		set_verdict(o, GROUPVERDICT_SKIP, "config",
 			    "the config stage did not run (run interrupted)");
@@ -298,28 +279,28 @@ json_object *groupverdict_decide(json_object *boots,
 	}
 	if (streq(res, "fail")) {
 		strbuf_addf(&sb, "config stage failed: %s",
-			    str(cfg, "error") ? str(cfg, "error") : "?");
+			    jsonx_str(cfg, "error") ? jsonx_str(cfg, "error") : "?");
 		set_verdict(o, GROUPVERDICT_FAIL, "config", sb.buf);
 		return o;
 	}
-	res = str(build, "result");
+	res = jsonx_str(build, "result");
 	if (!res || streq(res, "skip")) {
 		strbuf_addf(&sb, "not built: %s",
-			    str(build, "reason") ? str(build, "reason")
+			    jsonx_str(build, "reason") ? jsonx_str(build, "reason")
 						 : "the run was interrupted");
 		set_verdict(o, GROUPVERDICT_SKIP, "build", sb.buf);
 		return o;
 	}
 	if (streq(res, "fail")) {
 		strbuf_addf(&sb, "build failed: %s",
-			    str(build, "first_error") ? str(build, "first_error")
-			    : str(build, "reason")    ? str(build, "reason")
+			    jsonx_str(build, "first_error") ? jsonx_str(build, "first_error")
+			    : jsonx_str(build, "reason")    ? jsonx_str(build, "reason")
 						      : "?");
 		base_too(boots, cand, g->arch, "build", &sb);
 		set_verdict(o, GROUPVERDICT_FAIL, "build", sb.buf);
 		return o;
 	}
-	v = str(cand, "verdict");
+	v = jsonx_str(cand, "verdict");
 	if (!v || streq(v, "INCOMPLETE") || streq(v, "RUNNING")) {
 		set_verdict(o, GROUPVERDICT_SKIP, "boot",
 			    "the boot did not finish (run interrupted)");
@@ -328,7 +309,7 @@ json_object *groupverdict_decide(json_object *boots,
 	if (!streq(v, "BOOTED")) {
 		strbuf_addf(&sb, "%s%s: %s", streq(v, "INFRA") ? "infrastructure, "
 							      : "",
-			    v, str(cand, "reason") ? str(cand, "reason") : "?");
+			    v, jsonx_str(cand, "reason") ? jsonx_str(cand, "reason") : "?");
 		if (streq(v, "INFRA")) {
 			set_verdict(o, GROUPVERDICT_SKIP, "boot", sb.buf);
 			return o;
@@ -351,8 +332,8 @@ json_object *groupverdict_decide(json_object *boots,
 			r = "error";
 			why = "the candidate's boot has no result for it";
 		} else {
-			r = str(bs, "result") ? str(bs, "result") : "error";
-			why = str(bs, "reason");
+			r = jsonx_str(bs, "result") ? jsonx_str(bs, "result") : "error";
+			why = jsonx_str(bs, "reason");
 			if (streq(r, "pending"))
 				r = "error";
 			if (streq(r, "skip") && skip_for_dropped(dropped, why, &w))
@@ -382,10 +363,10 @@ json_object *groupverdict_decide(json_object *boots,
 		for (size_t i = 0; i < json_object_array_length(scen); i++) {
 			json_object *s = json_object_array_get_idx(scen, i);
 
-			if (!is_own(g, str(s, "name")))
+			if (!is_own(g, jsonx_str(s, "name")))
 				continue;
-			strbuf_addf(&sb, " %s skipped (%s);", str(s, "name"),
-				    str(s, "reason") ? str(s, "reason") : "?");
+			strbuf_addf(&sb, " %s skipped (%s);", jsonx_str(s, "name"),
+				    jsonx_str(s, "reason") ? jsonx_str(s, "reason") : "?");
 		}
 		strbuf_setlen(&sb, sb.len - 1);
 		set_verdict(o, GROUPVERDICT_SKIP, "scenario", sb.buf);
@@ -399,8 +380,8 @@ json_object *groupverdict_decide(json_object *boots,
 			json_object *d = json_object_array_get_idx(dropped, i);
 
 			strbuf_addf(&sb, "%s CONFIG_%s (%s)", i ? "," : "",
-				    str(d, "option"),
-				    str(d, "reason") ? str(d, "reason") : "?");
+				    jsonx_str(d, "option"),
+				    jsonx_str(d, "reason") ? jsonx_str(d, "reason") : "?");
 		}
 		set_verdict(o, GROUPVERDICT_PARTIAL, NULL, sb.buf);
 		return o;
@@ -410,9 +391,9 @@ json_object *groupverdict_decide(json_object *boots,
 	for (size_t i = 0, k = 0; i < json_object_array_length(scen); i++) {
 		json_object *s = json_object_array_get_idx(scen, i);
 
-		if (streq(str(s, "result"), "pass"))
+		if (streq(jsonx_str(s, "result"), "pass"))
 			strbuf_addf(&sb, "%s%s", k++ ? ", " : "; passed: ",
-				    str(s, "name"));
+				    jsonx_str(s, "name"));
 	}
 	set_verdict(o, GROUPVERDICT_PASS, NULL, sb.buf);
 	return o;

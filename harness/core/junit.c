@@ -8,23 +8,8 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "util/jsonx.h"
 #include "util/strbuf.h"
-
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static json_object *jget(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
 
 struct w {
 	xmlTextWriterPtr x;
@@ -95,13 +80,15 @@ static void testcase(struct w *w, const char *cls, const char *name,
 
 static void diags_of(json_object *t, struct strbuf *sb, int depth)
 {
-	json_object *d = jget(t, "diagnostics"), *s = jget(t, "subtests");
+	json_object *d = jsonx_get(t, "diagnostics");
+	json_object *s = jsonx_get(t, "subtests");
+	const char *status = jsonx_text(t, "status");
+	const char *reason = jsonx_text(t, "reason");
 
-	if (depth && jstr(t, "status") && strcmp(jstr(t, "status"), "pass") &&
-	    strcmp(jstr(t, "status"), "skip"))
+	if (depth && status && strcmp(status, "pass") && strcmp(status, "skip"))
 		strbuf_addf(sb, "%*s%s: %s%s%s\n", depth * 2, "",
-			    jstr(t, "name") ?: "", jstr(t, "status"), jstr(t, "reason") ? " - " : "",
-			    jstr(t, "reason") ? jstr(t, "reason") : "");
+			    jsonx_text(t, "name") ?: "", status,
+			    reason ? " - " : "", reason ? reason : "");
 	for (size_t i = 0; d && i < json_object_array_length(d); i++)
 		strbuf_addf(sb, "%*s# %s\n", depth * 2 + 2, "",
 			    json_object_get_string(json_object_array_get_idx(d, i)));
@@ -111,42 +98,48 @@ static void diags_of(json_object *t, struct strbuf *sb, int depth)
 
 static void suite(struct w *w, json_object *rec)
 {
-	const char *name = jstr(rec, "name");
-	json_object *cfg = jget(rec, "config"), *build = jget(rec, "build");
-	json_object *sc = jget(rec, "scenarios"), *pr = jget(rec, "problems");
+	/* A matrix candidate that never booted has no domain name: it goes
+	 * by its candidate id. */
+	const char *name = jsonx_text(rec, "name")
+				   ?: jsonx_text(jsonx_get(rec, "candidate"), "id")
+				   ?: "boot";
+	json_object *cfg = jsonx_get(rec, "config");
+	json_object *build = jsonx_get(rec, "build");
+	json_object *sc = jsonx_get(rec, "scenarios");
+	json_object *pr = jsonx_get(rec, "problems");
+	const char *verdict = jsonx_text(rec, "verdict");
+	const char *bres = jsonx_text(build, "result");
 	struct counts c = { 0 };
 	_cleanup_strbuf_ struct strbuf cls = STRBUF_INIT;
 
-	strbuf_addf(&cls, "bootproof.%s", name ? name : "boot");
+	strbuf_addf(&cls, "bootproof.%s", name);
 	/* Counts go on the element before its children are known: write
 	 * the cases into a separate writer would cost more than counting
 	 * twice, so count first. */
 	{
-		json_object *opts = jget(cfg, "options");
+		json_object *opts = jsonx_get(cfg, "options");
 		c.tests = (opts ? (long)json_object_array_length(opts) : 0) +
-			  (build ? 1 : 0) + (jstr(rec, "verdict") ? 1 : 0) +
+			  (build ? 1 : 0) + (verdict ? 1 : 0) +
 			  (sc ? (long)json_object_array_length(sc) : 0);
 		for (size_t i = 0; opts && i < json_object_array_length(opts); i++) {
-			const char *s = jstr(json_object_array_get_idx(opts, i), "status");
+			const char *s = jsonx_text(json_object_array_get_idx(opts, i), "status");
 			if (s && strcmp(s, "kept"))
 				c.failures++;
 		}
-		if (build && jstr(build, "result") && strcmp(jstr(build, "result"), "pass") &&
-		    strcmp(jstr(build, "result"), "reused") &&
-		    strcmp(jstr(build, "result"), "skip"))
+		if (bres && strcmp(bres, "pass") && strcmp(bres, "reused") &&
+		    strcmp(bres, "skip"))
 			c.failures++;
-		else if (build && jstr(build, "result") &&
-			 !strcmp(jstr(build, "result"), "skip"))
+		else if (bres && !strcmp(bres, "skip"))
 			c.skipped++;
-		if (jstr(rec, "verdict") && strcmp(jstr(rec, "verdict"), "BOOTED")) {
-			if (!strcmp(jstr(rec, "verdict"), "INFRA") ||
-			    !strcmp(jstr(rec, "verdict"), "INCOMPLETE"))
+		if (verdict && strcmp(verdict, "BOOTED")) {
+			if (!strcmp(verdict, "INFRA") ||
+			    !strcmp(verdict, "INCOMPLETE"))
 				c.errors++;
 			else
 				c.failures++;
 		}
 		for (size_t i = 0; sc && i < json_object_array_length(sc); i++) {
-			const char *r = jstr(json_object_array_get_idx(sc, i), "result");
+			const char *r = jsonx_text(json_object_array_get_idx(sc, i), "result");
 			if (!r)
 				continue;
 			if (!strcmp(r, "fail"))
@@ -158,55 +151,60 @@ static void suite(struct w *w, json_object *rec)
 		}
 	}
 	st(w, "testsuite");
-	at(w, "name", name ? name : "boot");
+	at(w, "name", name);
 	atn(w, "tests", c.tests);
 	atn(w, "failures", c.failures);
 	atn(w, "errors", c.errors);
 	atn(w, "skipped", c.skipped);
-	if (jget(rec, "elapsed_s"))
-		at(w, "time", jstr(rec, "elapsed_s"));
+	if (jsonx_get(rec, "elapsed_s"))
+		at(w, "time", jsonx_text(rec, "elapsed_s"));
 
 	memset(&c, 0, sizeof(c));
 	{
-		json_object *opts = jget(cfg, "options");
+		json_object *opts = jsonx_get(cfg, "options");
 		for (size_t i = 0; opts && i < json_object_array_length(opts); i++) {
 			json_object *o = json_object_array_get_idx(opts, i);
 			_cleanup_strbuf_ struct strbuf n = STRBUF_INIT;
-			const char *s = jstr(o, "status");
-			strbuf_addf(&n, "config:%s", jstr(o, "option") ?: "?");
+			const char *s = jsonx_text(o, "status");
+			strbuf_addf(&n, "config:%s", jsonx_text(o, "option") ?: "?");
 			testcase(w, cls.buf, n.buf,
 				 s && !strcmp(s, "kept") ? "pass" : "fail",
-				 jstr(o, "reason"), jstr(o, "detail"), &c);
+				 jsonx_text(o, "reason"), jsonx_text(o, "detail"), &c);
 		}
 	}
 	if (build)
-		testcase(w, cls.buf, "build",
-			 jstr(build, "result") ? jstr(build, "result") : "error",
-			 jstr(build, "reason"), jstr(build, "first_error"), &c);
-	if (jstr(rec, "verdict")) {
-		const char *v = jstr(rec, "verdict");
+		testcase(w, cls.buf, "build", bres ? bres : "error",
+			 jsonx_text(build, "reason"),
+			 jsonx_text(build, "first_error"), &c);
+	if (verdict) {
 		_cleanup_strbuf_ struct strbuf det = STRBUF_INIT;
-		for (size_t i = 0; pr && i < json_object_array_length(pr) && i < 3; i++)
-			strbuf_addf(&det, "%s\n", jstr(json_object_array_get_idx(pr, i),
-						       "report"));
-		testcase(w, cls.buf, "boot",
-			 !strcmp(v, "BOOTED") ? "pass"
-			 : !strcmp(v, "INFRA") || !strcmp(v, "INCOMPLETE") ? "error"
-									     : "fail",
-			 jstr(rec, "reason"), det.len ? det.buf : NULL, &c);
+		const char *res = "fail";
+
+		for (size_t i = 0; pr && i < json_object_array_length(pr) && i < 3;
+		     i++)
+			strbuf_addf(&det, "%s\n",
+				    jsonx_text(json_object_array_get_idx(pr, i),
+					       "report"));
+		if (!strcmp(verdict, "BOOTED"))
+			res = "pass";
+		else if (!strcmp(verdict, "INFRA") ||
+			 !strcmp(verdict, "INCOMPLETE"))
+			res = "error";
+		testcase(w, cls.buf, "boot", res, jsonx_text(rec, "reason"),
+			 det.len ? det.buf : NULL, &c);
 	}
 	for (size_t i = 0; sc && i < json_object_array_length(sc); i++) {
 		json_object *s = json_object_array_get_idx(sc, i), *ch;
 		_cleanup_strbuf_ struct strbuf n = STRBUF_INIT, det = STRBUF_INIT;
-		const char *r = jstr(s, "result");
+		const char *r = jsonx_text(s, "result");
 
-		strbuf_addf(&n, "scenario:%s", jstr(s, "name") ?: "?");
-		ch = jget(s, "checks");
+		strbuf_addf(&n, "scenario:%s", jsonx_text(s, "name") ?: "?");
+		ch = jsonx_get(s, "checks");
 		for (size_t j = 0; ch && j < json_object_array_length(ch); j++)
 			diags_of(json_object_array_get_idx(ch, j), &det, 1);
 		testcase(w, cls.buf, n.buf,
 			 !r || !strcmp(r, "pending") ? "error" : r,
-			 jstr(s, "reason"), det.len ? det.buf : NULL, &c);
+			 jsonx_text(s, "reason"), det.len ? det.buf : NULL, &c);
 	}
 	en(w);
 }

@@ -4,7 +4,8 @@
  * guest printed is escaped).
  *
  * One <testsuite> per boot record (per candidate in a matrix run), named
- * after it.  Its test cases: "config:<OPTION>" for each requested option
+ * after its domain (a candidate that never booted: after its candidate
+ * id).  Its test cases: "config:<OPTION>" for each requested option
  * checked against the final .config (when the record has "config"),
  * "build" (when it has "build"), "boot" (the verdict; failure message =
  * the reason, system-out = the first problem reports), and

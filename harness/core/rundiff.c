@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/runread.h"
+#include "util/jsonx.h"
 
 struct ctx {
 	struct rundiff *d;
@@ -575,11 +576,6 @@ void rundiff_format_text(const struct rundiff *d, struct strbuf *out)
 		    d->n_notes == 1 ? "" : "s");
 }
 
-static json_object *str_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 json_object *rundiff_to_json(const struct rundiff *d)
 {
 	static const char *const keys[] = { "regressions", "fixes", "notes" };
@@ -602,9 +598,9 @@ json_object *rundiff_to_json(const struct rundiff *d)
 		}
 		json_object_object_add(e, "what", json_object_new_string(it->what));
 		json_object_object_add(e, "key", json_object_new_string(it->key));
-		json_object_object_add(e, "from", str_or_null(it->from));
-		json_object_object_add(e, "to", str_or_null(it->to));
-		json_object_object_add(e, "detail", str_or_null(it->detail));
+		json_object_object_add(e, "from", jsonx_new_str(it->from));
+		json_object_object_add(e, "to", jsonx_new_str(it->to));
+		json_object_object_add(e, "detail", jsonx_new_str(it->detail));
 		json_object_array_add(arr[it->cls], e);
 	}
 	counts = json_object_new_object();

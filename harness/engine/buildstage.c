@@ -20,6 +20,7 @@
 #include "adapters/proc.h"
 #include "util/clock.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/paths.h"
 
 #define BUILD_TIMEOUT_MS (6u * 3600u * 1000u)
@@ -158,19 +159,9 @@ static void clear_paths(struct buildstage_result *r)
 	r->modules = r->kernelrelease = r->built = NULL;
 }
 
-static const char *jstr(json_object *j, const char *k)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(j, k, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static char *jdup(json_object *j, const char *k)
 {
-	const char *s = jstr(j, k);
+	const char *s = jsonx_str(j, k);
 
 	return s ? strdup(s) : NULL;
 }
@@ -190,7 +181,7 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 	/* Called again after a build published its record: what the build
 	 * set (kernelrelease) is replaced by the record's. */
 	clear_paths(r);
-	res = jstr(j, "result");
+	res = jsonx_str(j, "result");
 	if (json_object_object_get_ex(j, "seconds", &v))
 		r->built_seconds = json_object_get_double(v);
 	if (json_object_object_get_ex(j, "cpu_seconds", &v))
@@ -203,7 +194,7 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 		r->config = path_join(dir, "config");
 		r->reason = jdup(j, "reason");
 		if (json_object_object_get_ex(j, "first_error", &e) && e &&
-		    jstr(e, "text")) {
+		    jsonx_str(e, "text")) {
 			r->error.text = jdup(e, "text");
 			r->error.file = jdup(e, "file");
 			if (json_object_object_get_ex(e, "line", &v))
@@ -215,8 +206,8 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 					(size_t)json_object_get_int64(v);
 			r->error.kind = BUILDERR_TOOL;
 			for (int k = BUILDERR_COMPILER; k <= BUILDERR_MAKE; k++)
-				if (jstr(e, "kind") &&
-				    !strcmp(jstr(e, "kind"),
+				if (jsonx_str(e, "kind") &&
+				    !strcmp(jsonx_str(e, "kind"),
 					    builderr_kind_name((enum builderr_kind)k)))
 					r->error.kind = (enum builderr_kind)k;
 		}

@@ -27,6 +27,7 @@
 #include "engine/configstage.h"
 #include "util/clock.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/log.h"
 #include "util/paths.h"
 
@@ -516,30 +517,6 @@ static void make_cands(struct matrix *m)
 
 /* ------------------------------------------------------------ records */
 
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static const char *sget(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string)
-		       ? json_object_get_string(v)
-		       : NULL;
-}
-
 static json_object *rec_of(const struct matrix *m, const struct cand *c)
 {
 	return json_object_array_get_idx(m->run->boots, c->index);
@@ -550,17 +527,17 @@ static json_object *cand_json(const struct cand *c)
 	json_object *o = json_object_new_object();
 	json_object *bg = json_object_new_array(), *g = json_object_new_array();
 
-	json_object_object_add(o, "id", jstr(c->id));
-	json_object_object_add(o, "arch", jstr(c->as->arch));
-	json_object_object_add(o, "base", jstr(c->as->base));
+	json_object_object_add(o, "id", jsonx_new_str(c->id));
+	json_object_object_add(o, "arch", jsonx_new_str(c->as->arch));
+	json_object_object_add(o, "base", jsonx_new_str(c->as->base));
 	for (size_t i = 0; i < c->n_groups; i++)
 		json_object_array_add(i < c->n_base ? bg : g,
-				      jstr(c->groups[i]->name));
+				      jsonx_new_str(c->groups[i]->name));
 	json_object_object_add(o, "base_groups", bg);
 	json_object_object_add(o, "groups", g);
 	json_object_object_add(o, "kind",
-			       jstr(plan_candidate_kind_name(c->kind)));
-	json_object_object_add(o, "scenarios", jstr(c->scenarios));
+			       jsonx_new_str(plan_candidate_kind_name(c->kind)));
+	json_object_object_add(o, "scenarios", jsonx_new_str(c->scenarios));
 	return o;
 }
 
@@ -570,13 +547,13 @@ static json_object *stub(const struct cand *c, json_object *config,
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "name", jstr(c->name));
-	json_object_object_add(o, "arch", jstr(c->as->arch));
+	json_object_object_add(o, "name", jsonx_new_str(c->name));
+	json_object_object_add(o, "arch", jsonx_new_str(c->as->arch));
 	json_object_object_add(o, "candidate", cand_json(c));
 	json_object_object_add(o, "config", config);
 	json_object_object_add(o, "build", build);
 	json_object_object_add(o, "verdict", NULL);
-	json_object_object_add(o, "reason", jstr(reason));
+	json_object_object_add(o, "reason", jsonx_new_str(reason));
 	json_object_object_add(o, "scenarios", json_object_new_array());
 	json_object_object_add(o, "complete", json_object_new_boolean(0));
 	return o;
@@ -599,7 +576,7 @@ static void rec_replace(struct matrix *m, const struct cand *c,
 
 	for (size_t i = 0; i < ELEMENTSOF(keep); i++)
 		json_object_object_add(rec, keep[i],
-				       json_object_get(get(old, keep[i])));
+				       json_object_get(jsonx_get(old, keep[i])));
 	run_set_boot(m->run, c->index, rec);
 }
 
@@ -665,19 +642,19 @@ static json_object *plan_json(const struct matrix *m)
 	static const unsigned kinds[] = { PLAN_CAND_BASE, PLAN_CAND_EACH,
 					  PLAN_CAND_ALL };
 
-	json_object_object_add(o, "name", jstr(p->name));
-	json_object_object_add(o, "file", jstr(shown(m, p->file)));
+	json_object_object_add(o, "name", jsonx_new_str(p->name));
+	json_object_object_add(o, "file", jsonx_new_str(shown(m, p->file)));
 	a = json_object_new_array();
 	bases = json_object_new_object();
 	for (size_t i = 0; i < m->n_arches; i++) {
-		json_object_array_add(a, jstr(m->arches[i].arch));
+		json_object_array_add(a, jsonx_new_str(m->arches[i].arch));
 		json_object_object_add(bases, m->arches[i].arch,
-				       jstr(m->arches[i].base));
+				       jsonx_new_str(m->arches[i].base));
 		if (strcmp(common, m->arches[i].base))
 			common = NULL;
 	}
 	json_object_object_add(o, "arches", a);
-	json_object_object_add(o, "base", jstr(common));
+	json_object_object_add(o, "base", jsonx_new_str(common));
 	json_object_object_add(o, "bases", bases);
 	a = json_object_new_array();
 	for (size_t i = 0; i < m->n_arches; i++)
@@ -690,12 +667,12 @@ static json_object *plan_json(const struct matrix *m)
 						       json_object_array_get_idx(a, k)),
 					       n);
 			if (!dup)
-				json_object_array_add(a, jstr(n));
+				json_object_array_add(a, jsonx_new_str(n));
 		}
 	json_object_object_add(o, "base_groups", a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < m->n_names; i++)
-		json_object_array_add(a, jstr(m->names[i]));
+		json_object_array_add(a, jsonx_new_str(m->names[i]));
 	json_object_object_add(o, "groups", a);
 	/* What --group said (paths made absolute), for --resume: the plan's
 	 * own groups are read from the plan file again. */
@@ -703,19 +680,19 @@ static json_object *plan_json(const struct matrix *m)
 	if (p->groups_from_args) {
 		a = json_object_new_array();
 		for (size_t i = 0; i < p->n_groups; i++)
-			json_object_array_add(a, jstr(p->groups[i].value));
+			json_object_array_add(a, jsonx_new_str(p->groups[i].value));
 	}
 	json_object_object_add(o, "group_args", a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < ELEMENTSOF(kinds); i++)
 		if (p->candidates & kinds[i])
 			json_object_array_add(
-				a, jstr(plan_candidate_kind_name(kinds[i])));
+				a, jsonx_new_str(plan_candidate_kind_name(kinds[i])));
 	json_object_object_add(o, "candidates", a);
 	if (p->scenarios) {
 		a = json_object_new_array();
 		for (size_t i = 0; i < p->n_scenarios; i++)
-			json_object_array_add(a, jstr(p->scenarios[i]));
+			json_object_array_add(a, jsonx_new_str(p->scenarios[i]));
 	} else {
 		a = NULL;
 	}
@@ -723,8 +700,8 @@ static json_object *plan_json(const struct matrix *m)
 	json_object_object_add(o, "timeout_s",
 			       p->timeout_s ? json_object_new_int((int)p->timeout_s)
 					    : NULL);
-	json_object_object_add(o, "ksrc", jstr(m->o->ksrc));
-	json_object_object_add(o, "release", jstr(m->o->release));
+	json_object_object_add(o, "ksrc", jsonx_new_str(m->o->ksrc));
+	json_object_object_add(o, "release", jsonx_new_str(m->o->release));
 	return o;
 }
 
@@ -769,19 +746,19 @@ static json_object *option_json(const struct matrix *m,
 	_cleanup_strbuf_ struct strbuf v = STRBUF_INIT;
 	const char *status;
 
-	json_object_object_add(j, "option", jstr(op->requested->name));
-	json_object_object_add(j, "group", jstr(op->group ? op->group->name
+	json_object_object_add(j, "option", jsonx_new_str(op->requested->name));
+	json_object_object_add(j, "group", jsonx_new_str(op->group ? op->group->name
 							  : NULL));
 	strbuf_addf(&v, "%s:%u", shown(m, op->requested->file),
 		    op->requested->line);
-	json_object_object_add(j, "source", jstr(v.buf));
+	json_object_object_add(j, "source", jsonx_new_str(v.buf));
 	strbuf_reset(&v);
 	kconfig_format_value(&v, op->requested);
-	json_object_object_add(j, "requested", jstr(v.buf));
+	json_object_object_add(j, "requested", jsonx_new_str(v.buf));
 	strbuf_reset(&v);
 	if (op->final)
 		kconfig_format_value(&v, op->final);
-	json_object_object_add(j, "final", op->final ? jstr(v.buf) : NULL);
+	json_object_object_add(j, "final", op->final ? jsonx_new_str(v.buf) : NULL);
 	if (op->kept)
 		status = "kept";
 	else if (op->verdict == KCONFIG_CHANGED || op->verdict == KCONFIG_KEPT)
@@ -790,14 +767,15 @@ static json_object *option_json(const struct matrix *m,
 		status = "demoted";
 	else
 		status = "absent";
-	json_object_object_add(j, "status", jstr(status));
+	json_object_object_add(j, "status", jsonx_new_str(status));
 	json_object_object_add(
 		j, "reason_kind",
 		op->kept ? NULL
-			 : jstr(reason_kind(op->kind == EXPLAIN_STALE_BASE
+			 : jsonx_new_str(reason_kind(op->kind == EXPLAIN_STALE_BASE
 						    ? op->cause
 						    : op->kind)));
-	json_object_object_add(j, "reason", jstr(op->kept ? NULL : op->reason));
+	json_object_object_add(j, "reason",
+			       jsonx_new_str(op->kept ? NULL : op->reason));
 	strbuf_reset(&v);
 	if (!op->kept && op->overridden_by)
 		strbuf_addf(&v, "overridden by %s:%u\n",
@@ -812,7 +790,7 @@ static json_object *option_json(const struct matrix *m,
 		}
 	}
 	strbuf_rtrim(&v);
-	json_object_object_add(j, "detail", v.len ? jstr(v.buf) : NULL);
+	json_object_object_add(j, "detail", v.len ? jsonx_new_str(v.buf) : NULL);
 	return j;
 }
 
@@ -820,9 +798,9 @@ static json_object *config_fail_json(const char *release, const char *error)
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "result", jstr("fail"));
-	json_object_object_add(j, "error", jstr(error));
-	json_object_object_add(j, "release", jstr(release));
+	json_object_object_add(j, "result", jsonx_new_str("fail"));
+	json_object_object_add(j, "error", jsonx_new_str(error));
+	json_object_object_add(j, "release", jsonx_new_str(release));
 	json_object_object_add(j, "final_config", NULL);
 	json_object_object_add(j, "dropped", json_object_new_int(0));
 	json_object_object_add(j, "options", json_object_new_array());
@@ -987,7 +965,7 @@ static json_object *config_cached(const struct matrix *m, const struct cand *c,
 
 		if (asprintf(&rel, "%s/config", c->id) < 0)
 			abort();
-		json_object_object_add(j, "final_config", jstr(rel));
+		json_object_object_add(j, "final_config", jsonx_new_str(rel));
 	}
 	json_object_object_add(j, "reused", json_object_new_boolean(1));
 	return j;
@@ -1051,11 +1029,11 @@ static void stage_config(struct matrix *m, struct cand *c)
 	prog_start(&m->prog, c->id, "config");
 	have_key = config_key(m, c, key) == 0;
 	if (have_key && !m->o->rebuild && (j = config_cached(m, c, key))) {
-		json_object *d = get(j, "dropped");
+		json_object *d = jsonx_get(j, "dropped");
 
 		rec_set(m, c, "config", j);
 		prog_end(&m->prog, "reused: %s, %d option%s dropped",
-			 sget(j, "result"), d ? json_object_get_int(d) : 0,
+			 jsonx_str(j, "result"), d ? json_object_get_int(d) : 0,
 			 d && json_object_get_int(d) == 1 ? "" : "s");
 		return;
 	}
@@ -1099,12 +1077,12 @@ static void stage_config(struct matrix *m, struct cand *c)
 	}
 	j = json_object_new_object();
 	json_object_object_add(j, "result",
-			       jstr(res->n_dropped ? "partial" : "pass"));
+			       jsonx_new_str(res->n_dropped ? "partial" : "pass"));
 	json_object_object_add(j, "error", NULL);
-	json_object_object_add(j, "release", jstr(res->release));
+	json_object_object_add(j, "release", jsonx_new_str(res->release));
 	if (asprintf(&rel, "%s/config", c->id) < 0)
 		abort();
-	json_object_object_add(j, "final_config", jstr(rel));
+	json_object_object_add(j, "final_config", jsonx_new_str(rel));
 	json_object_object_add(j, "dropped",
 			       json_object_new_int((int)res->n_dropped));
 	opts = json_object_new_array();
@@ -1114,7 +1092,7 @@ static void stage_config(struct matrix *m, struct cand *c)
 				      option_json(m, &res->opts[i]));
 	json_object_object_add(j, "options", opts);
 	json_object_object_add(j, "stale_base", stale);
-	json_object_object_add(j, "explain_error", jstr(res->explain_error));
+	json_object_object_add(j, "explain_error", jsonx_new_str(res->explain_error));
 	json_object_object_add(j, "seconds", recjson_seconds(t0));
 	json_object_object_add(j, "cpu_seconds", recjson_seconds(cpu0));
 	if (have_key && !res->explain_error)
@@ -1168,19 +1146,19 @@ static void stage_build(struct matrix *m, struct cand *c)
 	r = buildstage_run(&bo, &res, &err);
 	if (r < 0) {
 		m->infra = true;
-		json_object_object_add(j, "result", jstr("skip"));
+		json_object_object_add(j, "result", jsonx_new_str("skip"));
 		{
 			_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 			strbuf_addf(&why, "infrastructure: %s", err.buf);
-			json_object_object_add(j, "reason", jstr(why.buf));
+			json_object_object_add(j, "reason", jsonx_new_str(why.buf));
 		}
 		json_object_object_add(j, "first_error", NULL);
 		json_object_object_add(j, "log", access(log, R_OK) == 0
-							 ? jstr(rel)
+							 ? jsonx_new_str(rel)
 							 : NULL);
 		json_object_object_add(j, "seconds", recjson_seconds(0));
-		json_object_object_add(j, "config_hash", jstr(res.hash[0]
+		json_object_object_add(j, "config_hash", jsonx_new_str(res.hash[0]
 								  ? res.hash
 								  : NULL));
 		json_object_object_add(j, "artifacts", NULL);
@@ -1189,16 +1167,16 @@ static void stage_build(struct matrix *m, struct cand *c)
 		return;
 	}
 	json_object_object_add(j, "result",
-			       jstr(buildstage_status_name(res.status)));
+			       jsonx_new_str(buildstage_status_name(res.status)));
 	if (res.status == BUILDSTAGE_FAIL && res.reused) {
 		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 		strbuf_addf(&why, "%s (this .config failed to build on %s; "
 			    "not built again)", res.reason ? res.reason : "?",
 			    res.built ? res.built : "?");
-		json_object_object_add(j, "reason", jstr(why.buf));
+		json_object_object_add(j, "reason", jsonx_new_str(why.buf));
 	} else {
-		json_object_object_add(j, "reason", jstr(res.reason));
+		json_object_object_add(j, "reason", jsonx_new_str(res.reason));
 	}
 	json_object_object_add(j, "reused", json_object_new_boolean(res.reused));
 	/* A path inside the kernel tree is shown relative to it, as the
@@ -1209,33 +1187,33 @@ static void stage_build(struct matrix *m, struct cand *c)
 
 		if (t && !strncmp(t, m->o->ksrc, kl) && t[kl] == '/')
 			t += kl + 1;
-		json_object_object_add(j, "first_error", jstr(t));
+		json_object_object_add(j, "first_error", jsonx_new_str(t));
 	}
 	json_object_object_add(j, "first_error_log_line",
 			       res.error.text ? json_object_new_int64(
 							(int64_t)res.error.log_line)
 					      : NULL);
-	json_object_object_add(j, "log", jstr(rel));
+	json_object_object_add(j, "log", jsonx_new_str(rel));
 	json_object_object_add(j, "seconds", recjson_seconds(res.seconds));
 	json_object_object_add(j, "built_seconds",
 			       res.bzimage ? recjson_seconds(res.built_seconds)
 					   : NULL);
 	json_object_object_add(j, "cpu_seconds",
 			       recjson_seconds(res.cpu_seconds));
-	json_object_object_add(j, "config_hash", jstr(res.hash));
+	json_object_object_add(j, "config_hash", jsonx_new_str(res.hash));
 	if (res.bzimage) {
 		a = json_object_new_object();
-		json_object_object_add(a, "bzImage", jstr(res.bzimage));
-		json_object_object_add(a, "vmlinux", jstr(res.vmlinux));
-		json_object_object_add(a, "system_map", jstr(res.system_map));
-		json_object_object_add(a, "config", jstr(res.config));
-		json_object_object_add(a, "modules", jstr(res.modules));
-		json_object_object_add(a, "dir", jstr(res.dir));
+		json_object_object_add(a, "bzImage", jsonx_new_str(res.bzimage));
+		json_object_object_add(a, "vmlinux", jsonx_new_str(res.vmlinux));
+		json_object_object_add(a, "system_map", jsonx_new_str(res.system_map));
+		json_object_object_add(a, "config", jsonx_new_str(res.config));
+		json_object_object_add(a, "modules", jsonx_new_str(res.modules));
+		json_object_object_add(a, "dir", jsonx_new_str(res.dir));
 	} else {
 		a = NULL;
 	}
 	json_object_object_add(j, "artifacts", a);
-	json_object_object_add(j, "kernelrelease", jstr(res.kernelrelease));
+	json_object_object_add(j, "kernelrelease", jsonx_new_str(res.kernelrelease));
 	rec_set(m, c, "build", j);
 	switch (res.status) {
 	case BUILDSTAGE_PASS:
@@ -1248,7 +1226,7 @@ static void stage_build(struct matrix *m, struct cand *c)
 		break;
 	case BUILDSTAGE_FAIL:
 		prog_end(&m->prog, "FAILED%s: %s", res.reused ? " (before)" : "",
-			 sget(j, "first_error") ? sget(j, "first_error")
+			 jsonx_str(j, "first_error") ? jsonx_str(j, "first_error")
 						: res.reason);
 		break;
 	case BUILDSTAGE_CANCELLED:
@@ -1291,8 +1269,8 @@ static void on_boot_update(void *ud, json_object *rec)
 {
 	struct matrix *m = ud;
 	struct cand *c = &m->cands[m->current];
-	const char *ms = sget(rec, "last_milestone");
-	json_object *sc = get(rec, "scenarios");
+	const char *ms = jsonx_str(rec, "last_milestone");
+	json_object *sc = jsonx_get(rec, "scenarios");
 	_cleanup_strbuf_ struct strbuf d = STRBUF_INIT;
 
 	rec_replace(m, c, json_object_get(rec));
@@ -1301,24 +1279,25 @@ static void on_boot_update(void *ud, json_object *rec)
 		strbuf_addstr(&d, ms);
 	for (size_t i = 0; sc && i < json_object_array_length(sc); i++) {
 		json_object *s = json_object_array_get_idx(sc, i);
-		const char *r = sget(s, "result");
+		const char *r = jsonx_str(s, "result");
 
 		if (r && strcmp(r, "pending"))
-			strbuf_addf(&d, " %s:%s", sget(s, "name"), r);
+			strbuf_addf(&d, " %s:%s", jsonx_str(s, "name"), r);
 	}
 	prog_detail(&m->prog, d.buf);
 }
 
 static void stage_boot(struct matrix *m, struct cand *c)
 {
-	json_object *b = get(rec_of(m, c), "build"), *a = get(b, "artifacts");
+	json_object *b = jsonx_get(rec_of(m, c), "build");
+	json_object *a = jsonx_get(b, "artifacts");
 	_cleanup_free_ char *stage = NULL, *prefix = NULL, *runs = NULL;
 	struct image_slot *img;
 	struct boot_outcome out = { 0 };
 	int r;
 
 	prog_start(&m->prog, c->id, "boot");
-	img = image_for(m, c->as->arch, sget(a, "modules"));
+	img = image_for(m, c->as->arch, jsonx_str(a, "modules"));
 	if (img->err < 0) {
 		json_object *rec = stub(c, NULL, NULL, NULL);
 		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
@@ -1328,8 +1307,8 @@ static void stage_boot(struct matrix *m, struct cand *c)
 		else
 			m->infra = true;
 		strbuf_addf(&why, "root image: %s", img->why);
-		json_object_object_add(rec, "verdict", jstr("INFRA"));
-		json_object_object_add(rec, "reason", jstr(why.buf));
+		json_object_object_add(rec, "verdict", jsonx_new_str("INFRA"));
+		json_object_object_add(rec, "reason", jsonx_new_str(why.buf));
 		rec_replace(m, c, rec);
 		prog_end(&m->prog, "INFRA: %s", why.buf);
 		return;
@@ -1347,9 +1326,9 @@ static void stage_boot(struct matrix *m, struct cand *c)
 			.accel = m->o->accel,
 			.accel_reason = m->o->accel_reason,
 			.uri = m->o->uri,
-			.kernel = sget(a, "bzImage"),
-			.vmlinux = sget(a, "vmlinux"),
-			.config = sget(a, "config"),
+			.kernel = jsonx_str(a, "bzImage"),
+			.vmlinux = jsonx_str(a, "vmlinux"),
+			.config = jsonx_str(a, "config"),
 			.image = img->img.path,
 			.scenarios = c->scenarios,
 			.timeout_s = m->o->plan->timeout_s,
@@ -1374,17 +1353,17 @@ static void stage_boot(struct matrix *m, struct cand *c)
 	if (out.verdict == VERDICT_INFRA)
 		m->infra = true;
 	{
-		json_object *rec = rec_of(m, c), *sc = get(rec, "scenarios");
+		json_object *rec = rec_of(m, c), *sc = jsonx_get(rec, "scenarios");
 		_cleanup_strbuf_ struct strbuf d = STRBUF_INIT;
 
-		strbuf_addf(&d, "%s", sget(rec, "verdict"));
+		strbuf_addf(&d, "%s", jsonx_str(rec, "verdict"));
 		if (out.verdict != VERDICT_BOOTED)
-			strbuf_addf(&d, ": %s", sget(rec, "reason"));
+			strbuf_addf(&d, ": %s", jsonx_str(rec, "reason"));
 		for (size_t i = 0; sc && i < json_object_array_length(sc); i++) {
 			json_object *s = json_object_array_get_idx(sc, i);
 
 			strbuf_addf(&d, "%s%s:%s", i ? " " : "; scenarios ",
-				    sget(s, "name"), sget(s, "result"));
+				    jsonx_str(s, "name"), jsonx_str(s, "result"));
 		}
 		prog_end(&m->prog, "%s", d.buf);
 	}
@@ -1403,10 +1382,11 @@ static bool file_ok(const char *p)
  * 3 + boot. */
 static int reusable(const struct cand *c)
 {
-	json_object *cfg = get(c->old, "config"), *b = get(c->old, "build");
-	json_object *a = get(b, "artifacts");
-	const char *res = sget(cfg, "result"), *br = sget(b, "result");
-	const char *v = sget(c->old, "verdict");
+	json_object *cfg = jsonx_get(c->old, "config");
+	json_object *b = jsonx_get(c->old, "build");
+	json_object *a = jsonx_get(b, "artifacts");
+	const char *res = jsonx_str(cfg, "result"), *br = jsonx_str(b, "result");
+	const char *v = jsonx_str(c->old, "verdict");
 	_cleanup_free_ char *conf = path_join(c->dir, "config");
 
 	if (!c->old || !res)
@@ -1419,7 +1399,7 @@ static int reusable(const struct cand *c)
 		return 1;
 	if (!strcmp(br, "fail"))
 		return 3;
-	if (!file_ok(sget(a, "bzImage")) || !file_ok(sget(a, "vmlinux")))
+	if (!file_ok(jsonx_str(a, "bzImage")) || !file_ok(jsonx_str(a, "vmlinux")))
 		return 1;
 	if (!v || !strcmp(v, "INCOMPLETE") || !strcmp(v, "RUNNING") ||
 	    !strcmp(v, "INFRA"))
@@ -1431,7 +1411,7 @@ static int reopen(struct matrix *m, struct strbuf *err)
 {
 	_cleanup_free_ char *path = path_join(m->o->resume, "run.json");
 	json_object *doc = json_object_from_file(path), *old, *v;
-	const char *cmd = sget(doc, "command");
+	const char *cmd = jsonx_str(doc, "command");
 	struct run *r;
 	char now[32];
 	time_t t = time(NULL);
@@ -1440,8 +1420,8 @@ static int reopen(struct matrix *m, struct strbuf *err)
 	if (!doc)
 		return fail(err, -EINVAL, "%s: not readable JSON (%s)", path,
 			    json_util_get_last_err());
-	if (!cmd || strcmp(cmd, "run") || !get(doc, "plan") ||
-	    !(old = get(doc, "boots")) ||
+	if (!cmd || strcmp(cmd, "run") || !jsonx_get(doc, "plan") ||
+	    !(old = jsonx_get(doc, "boots")) ||
 	    !json_object_is_type(old, json_type_array)) {
 		json_object_put(doc);
 		return fail(err, -EINVAL, "%s: not the record of a `bootproof "
@@ -1453,7 +1433,7 @@ static int reopen(struct matrix *m, struct strbuf *err)
 		return -ENOMEM;
 	}
 	r->dir = xstrdup(m->o->resume);
-	r->id = xstrdup(sget(doc, "run_id") ? sget(doc, "run_id")
+	r->id = xstrdup(jsonx_str(doc, "run_id") ? jsonx_str(doc, "run_id")
 					    : m->o->resume);
 	r->doc = doc;
 	/* Match the old records to the candidates by id. */
@@ -1461,8 +1441,8 @@ static int reopen(struct matrix *m, struct strbuf *err)
 		for (size_t k = 0; k < json_object_array_length(old); k++) {
 			json_object *b = json_object_array_get_idx(old, k);
 
-			if (sget(get(b, "candidate"), "id") &&
-			    !strcmp(sget(get(b, "candidate"), "id"),
+			if (jsonx_str(jsonx_get(b, "candidate"), "id") &&
+			    !strcmp(jsonx_str(jsonx_get(b, "candidate"), "id"),
 				    m->cands[i].id))
 				m->cands[i].old = json_object_get(b);
 		}
@@ -1473,11 +1453,12 @@ static int reopen(struct matrix *m, struct strbuf *err)
 	json_object_object_add(doc, "exit_code", NULL);
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (!(v = get(doc, "resumed")) || !json_object_is_type(v, json_type_array)) {
+	v = jsonx_get(doc, "resumed");
+	if (!v || !json_object_is_type(v, json_type_array)) {
 		v = json_object_new_array();
 		json_object_object_add(doc, "resumed", v);
 	}
-	json_object_array_add(v, jstr(now));
+	json_object_array_add(v, jsonx_new_str(now));
 	m->run = r;
 	return 0;
 }
@@ -1486,17 +1467,17 @@ static int reopen(struct matrix *m, struct strbuf *err)
 
 static bool cand_failed(json_object *rec)
 {
-	json_object *sc = get(rec, "scenarios");
-	const char *v = sget(rec, "verdict");
+	json_object *sc = jsonx_get(rec, "scenarios");
+	const char *v = jsonx_str(rec, "verdict");
 
-	if (!strcmp(sget(get(rec, "config"), "result") ?: "", "fail") ||
-	    !strcmp(sget(get(rec, "build"), "result") ?: "", "fail"))
+	if (!strcmp(jsonx_str(jsonx_get(rec, "config"), "result") ?: "", "fail") ||
+	    !strcmp(jsonx_str(jsonx_get(rec, "build"), "result") ?: "", "fail"))
 		return true;
 	if (v && strcmp(v, "BOOTED") && strcmp(v, "INFRA") &&
 	    strcmp(v, "INCOMPLETE") && strcmp(v, "RUNNING"))
 		return true;
 	for (size_t i = 0; sc && i < json_object_array_length(sc); i++) {
-		const char *r = sget(json_object_array_get_idx(sc, i), "result");
+		const char *r = jsonx_str(json_object_array_get_idx(sc, i), "result");
 
 		if (r && (!strcmp(r, "fail") || !strcmp(r, "error")))
 			return true;
@@ -1506,7 +1487,7 @@ static bool cand_failed(json_object *rec)
 
 static int exit_code(struct matrix *m)
 {
-	json_object *groups = get(m->run->doc, "groups");
+	json_object *groups = jsonx_get(m->run->doc, "groups");
 	bool failed = false;
 
 	if (interrupted(m))
@@ -1536,7 +1517,7 @@ static void run_cand(struct matrix *m, struct cand *c)
 	const char *br;
 
 	if (keep >= 1) {
-		rec_set(m, c, "config", json_object_get(get(c->old, "config")));
+		rec_set(m, c, "config", json_object_get(jsonx_get(c->old, "config")));
 		if (!m->prog.quiet)
 			fprintf(stderr, "  %-32s %7s  %s\n", c->id, "",
 				keep == 3 ? "reused from the interrupted run"
@@ -1546,15 +1527,15 @@ static void run_cand(struct matrix *m, struct cand *c)
 	}
 	save(m);
 	if (interrupted(m) ||
-	    !strcmp(sget(get(rec, "config"), "result") ?: "fail", "fail"))
+	    !strcmp(jsonx_str(jsonx_get(rec, "config"), "result") ?: "fail", "fail"))
 		return;
 
 	if (keep >= 2)
-		rec_set(m, c, "build", json_object_get(get(c->old, "build")));
+		rec_set(m, c, "build", json_object_get(jsonx_get(c->old, "build")));
 	else
 		stage_build(m, c);
 	save(m);
-	br = sget(get(rec_of(m, c), "build"), "result");
+	br = jsonx_str(jsonx_get(rec_of(m, c), "build"), "result");
 	if (interrupted(m) || !br || (strcmp(br, "pass") && strcmp(br, "reused")))
 		return;
 
@@ -1599,7 +1580,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 		return r;
 	}
 	{
-		json_object *host = get(m.run->doc, "host");
+		json_object *host = jsonx_get(m.run->doc, "host");
 
 		if (!host) {
 			host = json_object_new_object();

@@ -16,6 +16,7 @@
 #include "bootproof.h"
 #include "engine/configstage.h"
 #include "engine/ksrc.h"
+#include "util/jsonx.h"
 #include "util/log.h"
 #include "util/paths.h"
 
@@ -121,37 +122,32 @@ static void print_text(const struct configstage_result *res,
 	       res->n_stale == 1 ? "" : "s");
 }
 
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static json_object *json_reason(const struct explain_reason *r)
 {
 	json_object *j = json_object_new_object();
 	json_object *terms = json_object_new_array();
 
-	json_object_object_add(j, "kind", jstr(explain_kind_name(r->kind)));
+	json_object_object_add(j, "kind", jsonx_new_str(explain_kind_name(r->kind)));
 	if (r->source)
-		json_object_object_add(j, "source", jstr(r->source));
+		json_object_object_add(j, "source", jsonx_new_str(r->source));
 	if (r->expr)
-		json_object_object_add(j, "expr", jstr(r->expr));
+		json_object_object_add(j, "expr", jsonx_new_str(r->expr));
 	if (r->value)
-		json_object_object_add(j, "value", jstr(r->value));
+		json_object_object_add(j, "value", jsonx_new_str(r->value));
 	if (r->symbol)
-		json_object_object_add(j, "symbol", jstr(r->symbol));
+		json_object_object_add(j, "symbol", jsonx_new_str(r->symbol));
 	if (r->low)
-		json_object_object_add(j, "low", jstr(r->low));
+		json_object_object_add(j, "low", jsonx_new_str(r->low));
 	if (r->high)
-		json_object_object_add(j, "high", jstr(r->high));
+		json_object_object_add(j, "high", jsonx_new_str(r->high));
 	if (r->text)
-		json_object_object_add(j, "text", jstr(r->text));
+		json_object_object_add(j, "text", jsonx_new_str(r->text));
 	for (size_t i = 0; i < r->n_terms; i++) {
 		json_object *t = json_object_new_object();
 
-		json_object_object_add(t, "name", jstr(r->terms[i].name));
-		json_object_object_add(t, "value", jstr(r->terms[i].value));
-		json_object_object_add(t, "type", jstr(r->terms[i].type));
+		json_object_object_add(t, "name", jsonx_new_str(r->terms[i].name));
+		json_object_object_add(t, "value", jsonx_new_str(r->terms[i].value));
+		json_object_object_add(t, "type", jsonx_new_str(r->terms[i].type));
 		json_object_array_add(terms, t);
 	}
 	json_object_object_add(j, "terms", terms);
@@ -163,37 +159,39 @@ static json_object *json_option(const struct configstage_option *op)
 	json_object *j = json_object_new_object();
 	_cleanup_strbuf_ struct strbuf v = STRBUF_INIT;
 
-	json_object_object_add(j, "name", jstr(op->requested->name));
+	json_object_object_add(j, "name", jsonx_new_str(op->requested->name));
 	kconfig_format_value(&v, op->requested);
-	json_object_object_add(j, "requested", jstr(v.buf));
-	json_object_object_add(j, "file", jstr(op->requested->file));
+	json_object_object_add(j, "requested", jsonx_new_str(v.buf));
+	json_object_object_add(j, "file", jsonx_new_str(op->requested->file));
 	json_object_object_add(j, "line",
 			       json_object_new_int((int)op->requested->line));
 	strbuf_reset(&v);
 	if (op->final)
 		kconfig_format_value(&v, op->final);
-	json_object_object_add(j, "final", op->final ? jstr(v.buf) : NULL);
+	json_object_object_add(j, "final", op->final ? jsonx_new_str(v.buf) : NULL);
 	json_object_object_add(j, "verdict",
-			       jstr(kconfig_verdict_to_string(op->verdict)));
-	json_object_object_add(j, "status", jstr(op->kept ? "kept"
+			       jsonx_new_str(kconfig_verdict_to_string(op->verdict)));
+	json_object_object_add(j, "status", jsonx_new_str(op->kept ? "kept"
 							  : op->group ? "dropped"
 								      : "stale"));
 	if (op->kept)
 		return j;
-	json_object_object_add(j, "kind", jstr(explain_kind_name(op->kind)));
-	json_object_object_add(j, "cause", jstr(explain_kind_name(op->cause)));
-	json_object_object_add(j, "reason", jstr(op->reason));
+	json_object_object_add(j, "kind",
+			       jsonx_new_str(explain_kind_name(op->kind)));
+	json_object_object_add(j, "cause",
+			       jsonx_new_str(explain_kind_name(op->cause)));
+	json_object_object_add(j, "reason", jsonx_new_str(op->reason));
 	if (op->overridden_by) {
 		json_object *ob = json_object_new_object();
 
 		json_object_object_add(ob, "file",
-				       jstr(op->overridden_by->file));
+				       jsonx_new_str(op->overridden_by->file));
 		json_object_object_add(
 			ob, "line",
 			json_object_new_int((int)op->overridden_by->line));
 		strbuf_reset(&v);
 		kconfig_format_value(&v, op->overridden_by);
-		json_object_object_add(ob, "value", jstr(v.buf));
+		json_object_object_add(ob, "value", jsonx_new_str(v.buf));
 		json_object_object_add(j, "overridden_by", ob);
 	}
 	if (op->detail) {
@@ -201,8 +199,8 @@ static json_object *json_option(const struct configstage_option *op)
 
 		if (op->detail->defined)
 			json_object_object_add(j, "defined",
-					       jstr(op->detail->defined));
-		json_object_object_add(j, "type", jstr(op->detail->type));
+					       jsonx_new_str(op->detail->defined));
+		json_object_object_add(j, "type", jsonx_new_str(op->detail->type));
 		for (size_t i = 0; i < op->detail->n_reasons; i++)
 			json_object_array_add(
 				rs, json_reason(&op->detail->reasons[i]));
@@ -219,13 +217,13 @@ static void print_json(const struct configstage_result *res,
 	json_object *stale = json_object_new_array();
 	json_object *files = json_object_new_array();
 
-	json_object_object_add(j, "arch", jstr(o->arch));
-	json_object_object_add(j, "base", jstr(o->base));
-	json_object_object_add(j, "ksrc", jstr(o->ksrc));
-	json_object_object_add(j, "release", jstr(res->release));
-	json_object_object_add(j, "final_config", jstr(res->final_config));
+	json_object_object_add(j, "arch", jsonx_new_str(o->arch));
+	json_object_object_add(j, "base", jsonx_new_str(o->base));
+	json_object_object_add(j, "ksrc", jsonx_new_str(o->ksrc));
+	json_object_object_add(j, "release", jsonx_new_str(res->release));
+	json_object_object_add(j, "final_config", jsonx_new_str(res->final_config));
 	for (size_t i = 0; i < res->n_base_files; i++)
-		json_object_array_add(files, jstr(res->base_files[i]));
+		json_object_array_add(files, jsonx_new_str(res->base_files[i]));
 	json_object_object_add(j, "base_files", files);
 	for (size_t gi = 0; gi < o->n_groups; gi++) {
 		const struct group *g = o->groups[gi];
@@ -234,10 +232,10 @@ static void print_json(const struct configstage_result *res,
 		json_object *sc = json_object_new_array();
 		size_t kept = 0, dropped = 0;
 
-		json_object_object_add(jg, "name", jstr(g->name));
-		json_object_object_add(jg, "file", jstr(g->file));
+		json_object_object_add(jg, "name", jsonx_new_str(g->name));
+		json_object_object_add(jg, "file", jsonx_new_str(g->file));
 		for (size_t i = 0; i < g->n_scenarios; i++)
-			json_object_array_add(sc, jstr(g->scenarios[i]));
+			json_object_array_add(sc, jsonx_new_str(g->scenarios[i]));
 		json_object_object_add(jg, "scenarios", sc);
 		for (size_t i = 0; i < res->n_opts; i++) {
 			if (res->opts[i].group != g)
@@ -262,7 +260,7 @@ static void print_json(const struct configstage_result *res,
 			       json_object_new_int64((int64_t)res->n_dropped));
 	json_object_object_add(j, "stale",
 			       json_object_new_int64((int64_t)res->n_stale));
-	json_object_object_add(j, "explain_error", jstr(res->explain_error));
+	json_object_object_add(j, "explain_error", jsonx_new_str(res->explain_error));
 	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(j);

@@ -22,6 +22,7 @@
 #include "core/plan.h"
 #include "engine/ksrc.h"
 #include "engine/matrix.h"
+#include "util/jsonx.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
@@ -111,13 +112,6 @@ static char *find_plan(const char *datadir, const char *arg)
 	return p;
 }
 
-static json_object *jget(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 /* With --resume: what the interrupted run used, for what is not given. */
 static int from_record(const char *dir, const char *datadir, char **plan,
 		       struct strv *arches, struct strv *groups, char **ksrc,
@@ -132,46 +126,39 @@ static int from_record(const char *dir, const char *datadir, char **plan,
 		return -EINVAL;
 	}
 	*ret_doc = doc;
-	pl = jget(doc, "plan");
+	pl = jsonx_get(doc, "plan");
 	if (!pl) {
 		log_error("--resume %s: %s is not the record of a `bootproof "
 			  "run` (no plan)", dir, p);
 		return -EINVAL;
 	}
-	if (!*plan && (v = jget(pl, "file")) && json_object_get_string(v)) {
+	if (!*plan && (v = jsonx_get(pl, "file")) && json_object_get_string(v)) {
 		const char *f = json_object_get_string(v);
 
 		*plan = f[0] == '/' ? strdup(f) : path_join(datadir, f);
 	}
-	if (!arches->n && (v = jget(pl, "arches")))
+	if (!arches->n && (v = jsonx_get(pl, "arches")))
 		for (size_t i = 0; i < json_object_array_length(v); i++)
 			strv_add(arches, json_object_get_string(
 						 json_object_array_get_idx(v, i)));
 	/* Only what --group gave: the plan's own groups come from the plan
 	 * file, resolved against its directory as the first time. */
-	if (!groups->n && (v = jget(pl, "group_args")) &&
+	if (!groups->n && (v = jsonx_get(pl, "group_args")) &&
 	    json_object_is_type(v, json_type_array))
 		for (size_t i = 0; i < json_object_array_length(v); i++)
 			strv_add(groups, json_object_get_string(
 						 json_object_array_get_idx(v, i)));
-	if (!*ksrc && (v = jget(pl, "ksrc")) && json_object_get_string(v))
+	if (!*ksrc && (v = jsonx_get(pl, "ksrc")) && json_object_get_string(v))
 		*ksrc = strdup(json_object_get_string(v));
 	return 0;
 }
 
-static const char *gv_str(json_object *o, const char *k)
-{
-	json_object *v = jget(o, k);
-
-	return v ? json_object_get_string(v) : NULL;
-}
-
 static void summary(const struct run *run, const char *report)
 {
-	json_object *groups = jget(run->doc, "groups");
-	json_object *plan = jget(run->doc, "plan");
-	json_object *arches = jget(plan, "arches");
-	json_object *names = jget(plan, "groups");
+	json_object *groups = jsonx_get(run->doc, "groups");
+	json_object *plan = jsonx_get(run->doc, "plan");
+	json_object *arches = jsonx_get(plan, "arches");
+	json_object *names = jsonx_get(plan, "groups");
 	size_t na = arches ? json_object_array_length(arches) : 0;
 
 	printf("%-24s", "group");
@@ -193,9 +180,9 @@ static void summary(const struct run *run, const char *report)
 			     i++) {
 				json_object *g = json_object_array_get_idx(groups, i);
 
-				if (!strcmp(gv_str(g, "group") ?: "", name) &&
-				    !strcmp(gv_str(g, "arch") ?: "", arch))
-					v = gv_str(g, "verdict") ?: "?";
+				if (!strcmp(jsonx_text(g, "group") ?: "", name) &&
+				    !strcmp(jsonx_text(g, "arch") ?: "", arch))
+					v = jsonx_text(g, "verdict") ?: "?";
 			}
 			printf(" %-8s", v);
 		}
@@ -203,15 +190,15 @@ static void summary(const struct run *run, const char *report)
 	}
 	for (size_t i = 0; groups && i < json_object_array_length(groups); i++) {
 		json_object *g = json_object_array_get_idx(groups, i);
-		const char *v = gv_str(g, "verdict") ?: "?";
-		const char *stage = gv_str(g, "stage");
+		const char *v = jsonx_text(g, "verdict") ?: "?";
+		const char *stage = jsonx_text(g, "stage");
 
 		if (!strcmp(v, "PASS"))
 			continue;
 		printf("  %s on %s: %s%s%s\n      %s\n",
-		       gv_str(g, "group") ?: "?", gv_str(g, "arch") ?: "?", v,
+		       jsonx_text(g, "group") ?: "?", jsonx_text(g, "arch") ?: "?", v,
 		       stage ? " at " : "", stage ? stage : "",
-		       gv_str(g, "reason") ?: "");
+		       jsonx_text(g, "reason") ?: "");
 	}
 	printf("results: %s/\n", run->dir);
 	if (report)
