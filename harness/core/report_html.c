@@ -15,6 +15,7 @@
 
 #include "core/console.h"
 #include "core/runread.h"
+#include "util/jsonx.h"
 
 /* Ours, constant: the only text that is not escaped (a <style> body). */
 static const char page_css[] =
@@ -260,7 +261,7 @@ static void textf(xmlNodePtr n, const char *fmt, ...)
 /* A JSON string member as text (NUL bytes and all); false when absent. */
 static bool jtext(xmlNodePtr n, json_object *o, const char *key)
 {
-	json_object *m = runread_get(o, key);
+	json_object *m = jsonx_get(o, key);
 
 	if (!m || !json_object_is_type(m, json_type_string))
 		return false;
@@ -393,8 +394,8 @@ static void duration(struct strbuf *sb, double s)
 static void join_strings(json_object *o, const char *key, const char *sep,
 			 struct strbuf *sb)
 {
-	for (size_t i = 0; i < runread_len(o, key); i++) {
-		json_object *e = runread_at(o, key, i);
+	for (size_t i = 0; i < jsonx_len(o, key); i++) {
+		json_object *e = jsonx_at(o, key, i);
 		if (i)
 			strbuf_addstr(sb, sep);
 		strbuf_addstr(sb, json_object_get_string(e));
@@ -405,8 +406,8 @@ static void join_strings(json_object *o, const char *key, const char *sep,
 static void command_line(json_object *run, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "bootproof");
-	for (size_t i = 0; i < runread_len(run, "argv"); i++) {
-		const char *a = json_object_get_string(runread_at(run, "argv", i));
+	for (size_t i = 0; i < jsonx_len(run, "argv"); i++) {
+		const char *a = json_object_get_string(jsonx_at(run, "argv", i));
 		bool plain = *a != '\0';
 
 		for (const char *c = a; *c && plain; c++)
@@ -459,9 +460,9 @@ static long boot_by_candidate(struct rh *h, const char *id)
 {
 	if (!id)
 		return -1;
-	for (size_t i = 0; i < runread_len(h->run, "boots"); i++) {
-		json_object *b = runread_at(h->run, "boots", i);
-		const char *cid = runread_str(runread_get(b, "candidate"), "id");
+	for (size_t i = 0; i < jsonx_len(h->run, "boots"); i++) {
+		json_object *b = jsonx_at(h->run, "boots", i);
+		const char *cid = jsonx_str(jsonx_get(b, "candidate"), "id");
 		if (cid && !strcmp(cid, id))
 			return (long)i;
 	}
@@ -512,10 +513,10 @@ static void names_add(struct names *nm, const char *s)
 static json_object *group_entry(struct rh *h, const char *group,
 				const char *arch)
 {
-	for (size_t i = 0; i < runread_len(h->run, "groups"); i++) {
-		json_object *g = runread_at(h->run, "groups", i);
-		if (!strcmp(runread_str(g, "group"), group) &&
-		    !strcmp(runread_str(g, "arch"), arch))
+	for (size_t i = 0; i < jsonx_len(h->run, "groups"); i++) {
+		json_object *g = jsonx_at(h->run, "groups", i);
+		if (!strcmp(jsonx_str(g, "group"), group) &&
+		    !strcmp(jsonx_str(g, "arch"), arch))
 			return g;
 	}
 	return NULL;
@@ -526,8 +527,8 @@ static json_object *group_entry(struct rh *h, const char *group,
 static void render_status(struct rh *h, xmlNodePtr parent)
 {
 	json_object *run = h->run;
-	bool complete = runread_bool(run, "complete", false);
-	json_object *ec = runread_get(run, "exit_code");
+	bool complete = jsonx_bool(run, "complete", false);
+	json_object *ec = jsonx_get(run, "exit_code");
 	int64_t code = ec && json_object_is_type(ec, json_type_int)
 			       ? json_object_get_int64(ec)
 			       : -1;
@@ -570,8 +571,8 @@ static void render_status(struct rh *h, xmlNodePtr parent)
 
 static void render_header(struct rh *h, xmlNodePtr body)
 {
-	json_object *run = h->run, *host = runread_get(run, "host");
-	json_object *plan = runread_get(run, "plan");
+	json_object *run = h->run, *host = jsonx_get(run, "host");
+	json_object *plan = jsonx_get(run, "plan");
 	xmlNodePtr hd = el(h, body, "header"), t, td, h1;
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 	time_t t0, t1;
@@ -590,8 +591,8 @@ static void render_header(struct rh *h, xmlNodePtr body)
 	td = meta_row(h, t, "finished");
 	if (!jtext(td, run, "finished"))
 		text(td, "not finished");
-	if (parse_iso(runread_str(run, "started"), &t0) &&
-	    parse_iso(runread_str(run, "finished"), &t1) && t1 >= t0) {
+	if (parse_iso(jsonx_str(run, "started"), &t0) &&
+	    parse_iso(jsonx_str(run, "finished"), &t1) && t1 >= t0) {
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, " (");
 		duration(&sb, (double)(t1 - t0));
@@ -604,12 +605,12 @@ static void render_header(struct rh *h, xmlNodePtr body)
 			text(td, "?");
 		td = meta_row(h, t, "accelerator");
 		text(elc(h, td, "b", NULL),
-		     runread_str(host, "accel") ?: "?");
-		if (runread_str(host, "accel_reason")) {
+		     jsonx_str(host, "accel") ?: "?");
+		if (jsonx_str(host, "accel_reason")) {
 			text(td, ": ");
 			jtext(td, host, "accel_reason");
 		}
-		if (runread_str(host, "libvirt_uri")) {
+		if (jsonx_str(host, "libvirt_uri")) {
 			td = meta_row(h, t, "libvirt");
 			jtext(td, host, "libvirt_uri");
 		}
@@ -618,14 +619,14 @@ static void render_header(struct rh *h, xmlNodePtr body)
 		td = meta_row(h, t, "plan");
 		if (!jtext(td, plan, "name"))
 			text(td, "?");
-		if (runread_str(plan, "file")) {
+		if (jsonx_str(plan, "file")) {
 			text(td, " (");
 			jtext(td, plan, "file");
 			text(td, ")");
 		}
 		td = meta_row(h, t, "base");
 		jtext(td, plan, "base");
-		if (runread_len(plan, "base_groups")) {
+		if (jsonx_len(plan, "base_groups")) {
 			strbuf_reset(&sb);
 			join_strings(plan, "base_groups", ", ", &sb);
 			textf(td, " with %s", sb.buf);
@@ -640,7 +641,7 @@ static void render_header(struct rh *h, xmlNodePtr body)
 		join_strings(plan, "candidates", ", ", &sb);
 		if (sb.len)
 			text(meta_row(h, t, "candidates"), sb.buf);
-		if (runread_str(plan, "ksrc"))
+		if (jsonx_str(plan, "ksrc"))
 			jtext(meta_row(h, t, "kernel source"), plan, "ksrc");
 	}
 }
@@ -653,8 +654,8 @@ static void render_counts(struct rh *h, xmlNodePtr parent)
 	size_t n[4] = { 0 };
 	xmlNodePtr p = elc(h, parent, "p", "counts");
 
-	for (size_t i = 0; i < runread_len(h->run, "groups"); i++) {
-		const char *g = runread_str(runread_at(h->run, "groups", i),
+	for (size_t i = 0; i < jsonx_len(h->run, "groups"); i++) {
+		const char *g = jsonx_str(jsonx_at(h->run, "groups", i),
 					    "verdict");
 		for (size_t k = 0; k < 4; k++)
 			if (!strcmp(g, v[k]))
@@ -669,20 +670,20 @@ static void render_counts(struct rh *h, xmlNodePtr parent)
 
 static void render_matrix(struct rh *h, xmlNodePtr main_)
 {
-	json_object *plan = runread_get(h->run, "plan");
+	json_object *plan = jsonx_get(h->run, "plan");
 	struct names arches = { 0 }, groups = { 0 };
 	xmlNodePtr sec, table, tr, p;
 
-	for (size_t i = 0; i < runread_len(plan, "arches"); i++)
+	for (size_t i = 0; i < jsonx_len(plan, "arches"); i++)
 		names_add(&arches, json_object_get_string(
-					   runread_at(plan, "arches", i)));
-	for (size_t i = 0; i < runread_len(plan, "groups"); i++)
+					   jsonx_at(plan, "arches", i)));
+	for (size_t i = 0; i < jsonx_len(plan, "groups"); i++)
 		names_add(&groups, json_object_get_string(
-					   runread_at(plan, "groups", i)));
-	for (size_t i = 0; i < runread_len(h->run, "groups"); i++) {
-		json_object *g = runread_at(h->run, "groups", i);
-		names_add(&groups, runread_str(g, "group"));
-		names_add(&arches, runread_str(g, "arch"));
+					   jsonx_at(plan, "groups", i)));
+	for (size_t i = 0; i < jsonx_len(h->run, "groups"); i++) {
+		json_object *g = jsonx_at(h->run, "groups", i);
+		names_add(&groups, jsonx_str(g, "group"));
+		names_add(&arches, jsonx_str(g, "arch"));
 	}
 
 	sec = el(h, main_, "section");
@@ -707,7 +708,7 @@ static void render_matrix(struct rh *h, xmlNodePtr main_)
 		attr(h, th, "scope", "row");
 		for (size_t a = 0; a < arches.n; a++) {
 			json_object *e = group_entry(h, groups.v[g], arches.v[a]);
-			const char *v = runread_str(e, "verdict");
+			const char *v = jsonx_str(e, "verdict");
 			_cleanup_strbuf_ struct strbuf cls = STRBUF_INIT;
 			xmlNodePtr td;
 
@@ -722,35 +723,35 @@ static void render_matrix(struct rh *h, xmlNodePtr main_)
 				continue;
 			}
 			elt(h, td, "div", "verdict", v);
-			if (runread_str(e, "stage")) {
+			if (jsonx_str(e, "stage")) {
 				xmlNodePtr d = elc(h, td, "div", "stage");
-				textf(d, "at %s", runread_str(e, "stage"));
+				textf(d, "at %s", jsonx_str(e, "stage"));
 			}
-			if (runread_str(e, "reason"))
+			if (jsonx_str(e, "reason"))
 				jtext(elc(h, td, "div", "why"), e, "reason");
-			if (runread_len(e, "dropped")) {
+			if (jsonx_len(e, "dropped")) {
 				xmlNodePtr d = elc(h, td, "div", "why");
 				_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-				for (size_t k = 0; k < runread_len(e, "dropped"); k++)
+				for (size_t k = 0; k < jsonx_len(e, "dropped"); k++)
 					strbuf_addf(&sb, "%s%s", k ? ", " : "",
-						    runread_str(runread_at(e, "dropped", k),
+						    jsonx_str(jsonx_at(e, "dropped", k),
 								"option"));
 				textf(d, "dropped: %s", sb.buf);
 			}
-			if (runread_len(e, "scenarios")) {
+			if (jsonx_len(e, "scenarios")) {
 				xmlNodePtr d = elc(h, td, "div", "why");
 				_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-				for (size_t k = 0; k < runread_len(e, "scenarios"); k++) {
-					json_object *sc = runread_at(e, "scenarios", k);
+				for (size_t k = 0; k < jsonx_len(e, "scenarios"); k++) {
+					json_object *sc = jsonx_at(e, "scenarios", k);
 					strbuf_addf(&sb, "%s%s %s", k ? ", " : "",
-						    runread_str(sc, "name"),
-						    runread_str(sc, "result"));
+						    jsonx_str(sc, "name"),
+						    jsonx_str(sc, "result"));
 				}
 				textf(d, "scenarios: %s", sb.buf);
 			}
-			if (runread_str(e, "candidate"))
+			if (jsonx_str(e, "candidate"))
 				boot_link(h, el(h, td, "div"),
-					  runread_str(e, "candidate"));
+					  jsonx_str(e, "candidate"));
 		}
 	}
 	p = elc(h, sec, "p", "legend");
@@ -772,12 +773,12 @@ out:
 static json_object *find_option(json_object *b, const char *option,
 				const char *group)
 {
-	json_object *cfg = runread_get(b, "config");
+	json_object *cfg = jsonx_get(b, "config");
 
-	for (size_t i = 0; i < runread_len(cfg, "options"); i++) {
-		json_object *o = runread_at(cfg, "options", i);
-		const char *g = runread_str(o, "group");
-		if (!strcmp(runread_str(o, "option"), option) &&
+	for (size_t i = 0; i < jsonx_len(cfg, "options"); i++) {
+		json_object *o = jsonx_at(cfg, "options", i);
+		const char *g = jsonx_str(o, "group");
+		if (!strcmp(jsonx_str(o, "option"), option) &&
 		    (!group || !g || !strcmp(g, group)))
 			return o;
 	}
@@ -786,8 +787,8 @@ static json_object *find_option(json_object *b, const char *option,
 
 static void value_change(xmlNodePtr td, json_object *o)
 {
-	const char *req = runread_str(o, "requested");
-	const char *fin = runread_str(o, "final");
+	const char *req = jsonx_str(o, "requested");
+	const char *fin = jsonx_str(o, "final");
 
 	textf(td, "%s → %s", req ? req : "(unset)",
 	      fin ? fin : "(not set)");
@@ -800,14 +801,14 @@ static void render_dropped(struct rh *h, xmlNodePtr main_)
 
 	attr(h, sec, "id", "dropped");
 	elt(h, sec, "h2", NULL, "Dropped options");
-	for (size_t i = 0; i < runread_len(h->run, "groups"); i++) {
-		json_object *g = runread_at(h->run, "groups", i);
-		long bi = boot_by_candidate(h, runread_str(g, "candidate"));
-		json_object *b = bi >= 0 ? runread_at(h->run, "boots", (size_t)bi)
+	for (size_t i = 0; i < jsonx_len(h->run, "groups"); i++) {
+		json_object *g = jsonx_at(h->run, "groups", i);
+		long bi = boot_by_candidate(h, jsonx_str(g, "candidate"));
+		json_object *b = bi >= 0 ? jsonx_at(h->run, "boots", (size_t)bi)
 					 : NULL;
 
-		for (size_t k = 0; k < runread_len(g, "dropped"); k++) {
-			json_object *d = runread_at(g, "dropped", k), *o;
+		for (size_t k = 0; k < jsonx_len(g, "dropped"); k++) {
+			json_object *d = jsonx_at(g, "dropped", k), *o;
 			xmlNodePtr td;
 
 			if (!table) {
@@ -820,15 +821,15 @@ static void render_dropped(struct rh *h, xmlNodePtr main_)
 				elt(h, tr, "th", NULL, "why");
 				table = el(h, table, "tbody");
 			}
-			o = find_option(b, runread_str(d, "option"),
-					runread_str(g, "group"));
+			o = find_option(b, jsonx_str(d, "option"),
+					jsonx_str(g, "group"));
 			tr = el(h, table, "tr");
 			jtext(el(h, tr, "td"), g, "group");
 			jtext(el(h, tr, "td"), g, "arch");
 			td = el(h, tr, "td");
 			textf(elc(h, td, "code", NULL), "CONFIG_%s",
-			      runread_str(d, "option"));
-			if (o && runread_str(o, "source")) {
+			      jsonx_str(d, "option"));
+			if (o && jsonx_str(o, "source")) {
 				xmlNodePtr s = elc(h, td, "div", "muted mono");
 				jtext(s, o, "source");
 			}
@@ -836,13 +837,13 @@ static void render_dropped(struct rh *h, xmlNodePtr main_)
 			if (o)
 				value_change(td, o);
 			td = el(h, tr, "td");
-			if (o && runread_str(o, "reason_kind")) {
+			if (o && jsonx_str(o, "reason_kind")) {
 				jtext(elc(h, td, "b", NULL), o, "reason_kind");
 				text(td, ": ");
 			}
 			if (!jtext(td, d, "reason"))
 				jtext(td, o, "reason");
-			if (o && runread_str(o, "detail"))
+			if (o && jsonx_str(o, "detail"))
 				jtext(elc(h, td, "pre", NULL), o, "detail");
 			n++;
 		}
@@ -861,21 +862,21 @@ static void render_stale(struct rh *h, xmlNodePtr main_)
 	attr(h, sec, "id", "stale");
 	strbuf_addch(&seen, '\n'); /* every key is "\n...\n" */
 	elt(h, sec, "h2", NULL, "Stale options in the base configuration");
-	for (size_t i = 0; i < runread_len(h->run, "boots"); i++) {
-		json_object *b = runread_at(h->run, "boots", i);
-		json_object *cfg = runread_get(b, "config");
-		json_object *cand = runread_get(b, "candidate");
-		const char *arch = runread_str(cand, "arch") ?:
-				   runread_str(b, "arch") ?: "?";
+	for (size_t i = 0; i < jsonx_len(h->run, "boots"); i++) {
+		json_object *b = jsonx_at(h->run, "boots", i);
+		json_object *cfg = jsonx_get(b, "config");
+		json_object *cand = jsonx_get(b, "candidate");
+		const char *arch = jsonx_str(cand, "arch") ?:
+				   jsonx_str(b, "arch") ?: "?";
 
-		for (size_t k = 0; k < runread_len(cfg, "stale_base"); k++) {
-			json_object *o = runread_at(cfg, "stale_base", k);
+		for (size_t k = 0; k < jsonx_len(cfg, "stale_base"); k++) {
+			json_object *o = jsonx_at(cfg, "stale_base", k);
 
 			/* Every candidate of an arch has the same base. */
 			strbuf_reset(&key);
 			strbuf_addf(&key, "\n%s\t%s\t%s\n", arch,
-				    runread_str(cand, "base") ?: "",
-				    runread_str(o, "option"));
+				    jsonx_str(cand, "base") ?: "",
+				    jsonx_str(o, "option"));
 			if (strstr(seen.buf, key.buf))
 				continue;
 			strbuf_add(&seen, key.buf + 1, key.len - 1);
@@ -894,13 +895,13 @@ static void render_stale(struct rh *h, xmlNodePtr main_)
 			jtext(el(h, tr, "td"), cand, "base");
 			td = el(h, tr, "td");
 			textf(elc(h, td, "code", NULL), "CONFIG_%s",
-			      runread_str(o, "option"));
-			if (runread_str(o, "source"))
+			      jsonx_str(o, "option"));
+			if (jsonx_str(o, "source"))
 				jtext(elc(h, td, "div", "muted mono"), o,
 				      "source");
 			value_change(elc(h, tr, "td", "mono"), o);
 			td = el(h, tr, "td");
-			if (runread_str(o, "reason_kind")) {
+			if (jsonx_str(o, "reason_kind")) {
 				jtext(elc(h, td, "b", NULL), o, "reason_kind");
 				text(td, ": ");
 			}
@@ -922,29 +923,29 @@ static void render_checks(struct rh *h, xmlNodePtr parent, json_object *o,
 {
 	xmlNodePtr ul;
 
-	if (!runread_len(o, key))
+	if (!jsonx_len(o, key))
 		return;
 	ul = elc(h, parent, "ul", "checks");
-	for (size_t i = 0; i < runread_len(o, key); i++) {
-		json_object *c = runread_at(o, key, i);
+	for (size_t i = 0; i < jsonx_len(o, key); i++) {
+		json_object *c = jsonx_at(o, key, i);
 		xmlNodePtr li = el(h, ul, "li");
-		const char *st = runread_str(c, "status");
+		const char *st = jsonx_str(c, "status");
 
 		badge(h, li, result_class(st), st ? st : "?");
-		if (runread_str(c, "name") && *runread_str(c, "name")) {
+		if (jsonx_str(c, "name") && *jsonx_str(c, "name")) {
 			text(li, " ");
 			jtext(elc(h, li, "code", NULL), c, "name");
 		}
-		if (runread_str(c, "directive")) {
+		if (jsonx_str(c, "directive")) {
 			text(li, " # ");
 			jtext(li, c, "directive");
 		}
-		if (runread_str(c, "reason")) {
+		if (jsonx_str(c, "reason")) {
 			text(li, ": ");
 			jtext(li, c, "reason");
 		}
-		for (size_t k = 0; k < runread_len(c, "diagnostics"); k++) {
-			json_object *d = runread_at(c, "diagnostics", k);
+		for (size_t k = 0; k < jsonx_len(c, "diagnostics"); k++) {
+			json_object *d = jsonx_at(c, "diagnostics", k);
 			xmlNodePtr div = elc(h, li, "div", "diag");
 			textn(div, json_object_get_string(d),
 			      (size_t)json_object_get_string_len(d));
@@ -957,7 +958,7 @@ static void render_scenarios(struct rh *h, xmlNodePtr sec, json_object *b)
 {
 	xmlNodePtr table, tr, td;
 
-	if (!runread_len(b, "scenarios"))
+	if (!jsonx_len(b, "scenarios"))
 		return;
 	elt(h, sec, "h4", NULL, "Scenarios");
 	table = elc(h, sec, "table", "list");
@@ -966,20 +967,20 @@ static void render_scenarios(struct rh *h, xmlNodePtr sec, json_object *b)
 	elt(h, tr, "th", NULL, "result");
 	elt(h, tr, "th", NULL, "reason and checks");
 	table = el(h, table, "tbody");
-	for (size_t i = 0; i < runread_len(b, "scenarios"); i++) {
-		json_object *s = runread_at(b, "scenarios", i);
-		json_object *host = runread_get(s, "host");
-		const char *r = runread_str(s, "result");
+	for (size_t i = 0; i < jsonx_len(b, "scenarios"); i++) {
+		json_object *s = jsonx_at(b, "scenarios", i);
+		json_object *host = jsonx_get(s, "host");
+		const char *r = jsonx_str(s, "result");
 		xmlNodePtr det, sum;
-		size_t nc = runread_len(s, "checks");
+		size_t nc = jsonx_len(s, "checks");
 
 		tr = el(h, table, "tr");
 		jtext(elc(h, el(h, tr, "td"), "code", NULL), s, "name");
 		badge(h, el(h, tr, "td"), result_class(r), r);
 		td = el(h, tr, "td");
-		if (runread_str(s, "reason"))
+		if (jsonx_str(s, "reason"))
 			jtext(el(h, td, "div"), s, "reason");
-		if (host && runread_str(host, "reason")) {
+		if (host && jsonx_str(host, "reason")) {
 			xmlNodePtr d = el(h, td, "div");
 			text(d, "host: ");
 			jtext(d, host, "reason");
@@ -997,7 +998,7 @@ static void render_scenarios(struct rh *h, xmlNodePtr sec, json_object *b)
 
 static void render_problems(struct rh *h, xmlNodePtr sec, json_object *b)
 {
-	size_t n = runread_len(b, "problems");
+	size_t n = jsonx_len(b, "problems");
 	xmlNodePtr hd;
 
 	if (!n)
@@ -1005,8 +1006,8 @@ static void render_problems(struct rh *h, xmlNodePtr sec, json_object *b)
 	hd = el(h, sec, "h4");
 	textf(hd, "Kernel problems (%zu)", n);
 	for (size_t i = 0; i < n; i++) {
-		json_object *p = runread_at(b, "problems", i);
-		bool allowed = runread_bool(p, "allowed", false);
+		json_object *p = jsonx_at(b, "problems", i);
+		bool allowed = jsonx_bool(p, "allowed", false);
 		xmlNodePtr div = elc(h, sec, "div", allowed ? "problem allowed"
 							   : "problem");
 		xmlNodePtr t = elc(h, div, "p", "ptitle"), m, det, sum;
@@ -1014,42 +1015,42 @@ static void render_problems(struct rh *h, xmlNodePtr sec, json_object *b)
 		double line, ts, first, last;
 
 		/* "WARNING: CPU..." says its kind; "Kernel panic..." not. */
-		if (strncmp(runread_str(p, "title"), runread_str(p, "kind"),
-			    strlen(runread_str(p, "kind"))))
+		if (strncmp(jsonx_str(p, "title"), jsonx_str(p, "kind"),
+			    strlen(jsonx_str(p, "kind"))))
 			jtext(elc(h, t, "span", "kind"), p, "kind");
 		jtext(t, p, "title");
 		m = elc(h, div, "div", "sub");
-		if (runread_str(p, "signature")) {
+		if (jsonx_str(p, "signature")) {
 			text(m, "signature ");
 			jtext(elc(h, m, "code", NULL), p, "signature");
 		}
-		if (runread_num(p, "line", &line))
+		if (jsonx_num(p, "line", &line))
 			strbuf_addf(&sb, " · console line %.0f", line);
-		if (runread_num(p, "timestamp", &ts) && ts >= 0)
+		if (jsonx_num(p, "timestamp", &ts) && ts >= 0)
 			strbuf_addf(&sb, " · at %.3f s", ts);
-		if (runread_str(p, "end"))
-			strbuf_addf(&sb, " · ended by %s", runread_str(p, "end"));
+		if (jsonx_str(p, "end"))
+			strbuf_addf(&sb, " · ended by %s", jsonx_str(p, "end"));
 		if (allowed)
 			strbuf_addstr(&sb, " · allowed (does not fail the boot)");
 		text(m, sb.buf);
-		if (runread_str(p, "reason")) {
+		if (jsonx_str(p, "reason")) {
 			xmlNodePtr r = elc(h, div, "div", NULL);
 			text(r, "reason: ");
 			jtext(r, p, "reason");
 		}
-		if (runread_len(p, "frames")) {
+		if (jsonx_len(p, "frames")) {
 			strbuf_reset(&sb);
 			join_strings(p, "frames", " ← ", &sb);
 			xmlNodePtr f = elc(h, div, "div", "mono");
 			textf(f, "frames: %s", sb.buf);
 		}
-		if (!runread_str(p, "report"))
+		if (!jsonx_str(p, "report"))
 			continue;
 		det = el(h, div, "details");
 		attr(h, det, "open", "open");
 		sum = el(h, det, "summary");
-		if (runread_num(p, "first_line", &first) &&
-		    runread_num(p, "last_line", &last))
+		if (jsonx_num(p, "first_line", &first) &&
+		    jsonx_num(p, "last_line", &last))
 			textf(sum, "report block (console lines %.0f–%.0f)",
 			      first, last);
 		else
@@ -1060,13 +1061,13 @@ static void render_problems(struct rh *h, xmlNodePtr sec, json_object *b)
 
 static void render_options(struct rh *h, xmlNodePtr sec, json_object *cfg)
 {
-	size_t n = runread_len(cfg, "options"), kept = 0;
+	size_t n = jsonx_len(cfg, "options"), kept = 0;
 	xmlNodePtr det, sum, table, tr, td;
 
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(runread_str(runread_at(cfg, "options", i), "status"),
+		if (!strcmp(jsonx_str(jsonx_at(cfg, "options", i), "status"),
 			    "kept"))
 			kept++;
 	det = el(h, sec, "details");
@@ -1081,25 +1082,25 @@ static void render_options(struct rh *h, xmlNodePtr sec, json_object *cfg)
 	elt(h, tr, "th", NULL, "why");
 	table = el(h, table, "tbody");
 	for (size_t i = 0; i < n; i++) {
-		json_object *o = runread_at(cfg, "options", i);
-		const char *st = runread_str(o, "status");
+		json_object *o = jsonx_at(cfg, "options", i);
+		const char *st = jsonx_str(o, "status");
 
 		tr = el(h, table, "tr");
 		td = el(h, tr, "td");
 		textf(elc(h, td, "code", NULL), "CONFIG_%s",
-		      runread_str(o, "option"));
-		if (runread_str(o, "source"))
+		      jsonx_str(o, "option"));
+		if (jsonx_str(o, "source"))
 			jtext(elc(h, td, "div", "muted mono"), o, "source");
 		jtext(el(h, tr, "td"), o, "group");
 		value_change(elc(h, tr, "td", "mono"), o);
 		badge(h, el(h, tr, "td"), result_class(st), st);
 		td = el(h, tr, "td");
-		if (runread_str(o, "reason_kind")) {
+		if (jsonx_str(o, "reason_kind")) {
 			jtext(elc(h, td, "b", NULL), o, "reason_kind");
 			text(td, ": ");
 		}
 		jtext(td, o, "reason");
-		if (runread_str(o, "detail"))
+		if (jsonx_str(o, "detail"))
 			jtext(elc(h, td, "pre", NULL), o, "detail");
 	}
 }
@@ -1131,7 +1132,7 @@ static void render_console_tail(struct rh *h, xmlNodePtr sec, json_object *b,
 	_cleanup_console_ struct console *c = NULL;
 	struct console_ops ops = { .on_line = on_tail_line };
 	struct tail_lines *t;
-	const char *v = runread_str(b, "verdict");
+	const char *v = jsonx_str(b, "verdict");
 	size_t start = 0;
 	long size;
 	xmlNodePtr det, sum;
@@ -1200,10 +1201,10 @@ static void stage_row(struct rh *h, xmlNodePtr table, const char *stage,
 
 static void render_stages(struct rh *h, xmlNodePtr sec, json_object *b)
 {
-	json_object *cfg = runread_get(b, "config");
-	json_object *build = runread_get(b, "build");
-	json_object *end = runread_get(b, "end");
-	const char *v = runread_str(b, "verdict");
+	json_object *cfg = jsonx_get(b, "config");
+	json_object *build = jsonx_get(b, "build");
+	json_object *end = jsonx_get(b, "end");
+	const char *v = jsonx_str(b, "verdict");
 	xmlNodePtr table, tr, td, d;
 	double x, y;
 
@@ -1214,91 +1215,91 @@ static void render_stages(struct rh *h, xmlNodePtr sec, json_object *b)
 	elt(h, tr, "th", NULL, "details");
 	table = el(h, table, "tbody");
 	if (cfg) {
-		const char *r = runread_str(cfg, "result");
-		size_t n = runread_len(cfg, "options"), kept = 0;
+		const char *r = jsonx_str(cfg, "result");
+		size_t n = jsonx_len(cfg, "options"), kept = 0;
 
 		for (size_t i = 0; i < n; i++)
-			if (!strcmp(runread_str(runread_at(cfg, "options", i),
+			if (!strcmp(jsonx_str(jsonx_at(cfg, "options", i),
 						"status"), "kept"))
 				kept++;
 		stage_row(h, table, "config", result_class(r), r, &td);
-		if (runread_str(cfg, "error"))
+		if (jsonx_str(cfg, "error"))
 			jtext(el(h, td, "div"), cfg, "error");
 		d = el(h, td, "div");
-		if (runread_str(cfg, "release"))
-			textf(d, "Linux %s: ", runread_str(cfg, "release"));
+		if (jsonx_str(cfg, "release"))
+			textf(d, "Linux %s: ", jsonx_str(cfg, "release"));
 		textf(d, "%zu of %zu requested options kept", kept, n);
-		if (runread_len(cfg, "stale_base"))
+		if (jsonx_len(cfg, "stale_base"))
 			textf(d, "; %zu stale base option%s",
-			      runread_len(cfg, "stale_base"),
-			      runread_len(cfg, "stale_base") == 1 ? "" : "s");
-		if (runread_str(cfg, "final_config")) {
+			      jsonx_len(cfg, "stale_base"),
+			      jsonx_len(cfg, "stale_base") == 1 ? "" : "s");
+		if (jsonx_str(cfg, "final_config")) {
 			text(d, " · ");
-			file_link(h, d, runread_str(cfg, "final_config"),
+			file_link(h, d, jsonx_str(cfg, "final_config"),
 				  "final .config");
 		}
 	}
 	if (build) {
-		const char *r = runread_str(build, "result");
+		const char *r = jsonx_str(build, "result");
 
 		stage_row(h, table, "build", result_class(r), r, &td);
 		d = el(h, td, "div");
-		if (runread_num(build, "seconds", &x)) {
+		if (jsonx_num(build, "seconds", &x)) {
 			_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 			duration(&sb, x);
 			text(d, sb.buf);
 		}
-		if (runread_str(build, "reason")) {
+		if (jsonx_str(build, "reason")) {
 			text(d, d->children ? " · " : "");
 			jtext(d, build, "reason");
 		}
-		if (runread_str(build, "log")) {
+		if (jsonx_str(build, "log")) {
 			text(d, d->children ? " · " : "");
-			file_link(h, d, runread_str(build, "log"), "build log");
+			file_link(h, d, jsonx_str(build, "log"), "build log");
 		}
-		if (runread_str(build, "first_error"))
+		if (jsonx_str(build, "first_error"))
 			jtext(elc(h, td, "pre", NULL), build, "first_error");
 	}
 	stage_row(h, table, "boot", boot_class(v), v ? v : "not booted", &td);
-	if (runread_str(b, "reason"))
+	if (jsonx_str(b, "reason"))
 		jtext(el(h, td, "div"), b, "reason");
 	d = elc(h, td, "div", "sub");
 	{
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
-		if (runread_num(b, "elapsed_s", &x)) {
+		if (jsonx_num(b, "elapsed_s", &x)) {
 			strbuf_addstr(&sb, "ran ");
 			duration(&sb, x);
 		}
-		if (runread_num(b, "time_to_init_s", &x)) {
+		if (jsonx_num(b, "time_to_init_s", &x)) {
 			strbuf_addf(&sb, "%sinit after %.1f s", sb.len ? " · " : "",
 				    x);
-			if (runread_num(b, "kernel_time_to_init_s", &y))
+			if (jsonx_num(b, "kernel_time_to_init_s", &y))
 				strbuf_addf(&sb, " (kernel clock %.1f s)", y);
 		}
-		if (runread_str(end, "how"))
+		if (jsonx_str(end, "how"))
 			strbuf_addf(&sb, "%send: %s%s%s", sb.len ? " · " : "",
-				    runread_str(end, "how"),
-				    runread_str(end, "reason") ? ", " : "",
-				    runread_str(end, "reason") ?: "");
-		if (runread_str(b, "last_milestone"))
+				    jsonx_str(end, "how"),
+				    jsonx_str(end, "reason") ? ", " : "",
+				    jsonx_str(end, "reason") ?: "");
+		if (jsonx_str(b, "last_milestone"))
 			strbuf_addf(&sb, "%slast milestone %s",
 				    sb.len ? " · " : "",
-				    runread_str(b, "last_milestone"));
-		if (runread_str(b, "accel"))
+				    jsonx_str(b, "last_milestone"));
+		if (jsonx_str(b, "accel"))
 			strbuf_addf(&sb, "%s%s", sb.len ? " · " : "",
-				    runread_str(b, "accel"));
+				    jsonx_str(b, "accel"));
 		text(d, sb.buf);
 	}
 }
 
 static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 {
-	json_object *b = runread_at(h->run, "boots", i);
-	json_object *cand = runread_get(b, "candidate");
-	json_object *kernel = runread_get(b, "kernel");
-	json_object *files = runread_get(b, "files");
-	const char *v = runread_str(b, "verdict");
+	json_object *b = jsonx_at(h->run, "boots", i);
+	json_object *cand = jsonx_get(b, "candidate");
+	json_object *kernel = jsonx_get(b, "kernel");
+	json_object *files = jsonx_get(b, "files");
+	const char *v = jsonx_str(b, "verdict");
 	_cleanup_strbuf_ struct strbuf key = STRBUF_INIT, sb = STRBUF_INIT;
 	xmlNodePtr sec, h3, p, t;
 
@@ -1311,71 +1312,71 @@ static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 
 	p = elc(h, sec, "p", "sub");
 	if (cand) {
-		strbuf_addf(&sb, "%s", runread_str(cand, "arch") ?: "?");
-		if (runread_str(cand, "base"))
-			strbuf_addf(&sb, " · base %s", runread_str(cand, "base"));
-		if (runread_len(cand, "groups")) {
+		strbuf_addf(&sb, "%s", jsonx_str(cand, "arch") ?: "?");
+		if (jsonx_str(cand, "base"))
+			strbuf_addf(&sb, " · base %s", jsonx_str(cand, "base"));
+		if (jsonx_len(cand, "groups")) {
 			strbuf_addstr(&sb, " + ");
 			join_strings(cand, "groups", " + ", &sb);
 		}
-		if (runread_str(cand, "kind"))
+		if (jsonx_str(cand, "kind"))
 			strbuf_addf(&sb, " · candidate kind %s",
-				    runread_str(cand, "kind"));
+				    jsonx_str(cand, "kind"));
 	} else {
-		if (runread_str(b, "arch"))
-			strbuf_addstr(&sb, runread_str(b, "arch"));
-		if (runread_str(kernel, "path"))
+		if (jsonx_str(b, "arch"))
+			strbuf_addstr(&sb, jsonx_str(b, "arch"));
+		if (jsonx_str(kernel, "path"))
 			strbuf_addf(&sb, "%skernel %s", sb.len ? " · " : "",
-				    runread_str(kernel, "path"));
+				    jsonx_str(kernel, "path"));
 	}
-	if (runread_str(b, "name"))
+	if (jsonx_str(b, "name"))
 		strbuf_addf(&sb, "%sdomain %s", sb.len ? " · " : "",
-			    runread_str(b, "name"));
+			    jsonx_str(b, "name"));
 	text(p, sb.buf);
 
 	render_stages(h, sec, b);
 
-	if (kernel && (runread_str(kernel, "path") ||
-		       runread_str(kernel, "banner"))) {
+	if (kernel && (jsonx_str(kernel, "path") ||
+		       jsonx_str(kernel, "banner"))) {
 		xmlNodePtr det = el(h, sec, "details"), td;
 
 		text(el(h, det, "summary"), "Kernel and command line");
 		t = elc(h, det, "table", "meta");
-		if (runread_str(kernel, "banner"))
+		if (jsonx_str(kernel, "banner"))
 			jtext(elc(h, meta_row(h, t, "banner"), "code", NULL),
 			      kernel, "banner");
-		if (runread_str(kernel, "path"))
+		if (jsonx_str(kernel, "path"))
 			jtext(elc(h, meta_row(h, t, "kernel"), "code", NULL),
 			      kernel, "path");
-		if (runread_str(kernel, "initrd"))
+		if (jsonx_str(kernel, "initrd"))
 			jtext(elc(h, meta_row(h, t, "initrd"), "code", NULL),
 			      kernel, "initrd");
-		if (runread_str(kernel, "config"))
+		if (jsonx_str(kernel, "config"))
 			jtext(elc(h, meta_row(h, t, "config"), "code", NULL),
 			      kernel, "config");
-		if (runread_str(b, "cmdline"))
+		if (jsonx_str(b, "cmdline"))
 			jtext(elc(h, meta_row(h, t, "command line"), "code",
 				  NULL),
 			      b, "cmdline");
-		if (runread_str(b, "image"))
+		if (jsonx_str(b, "image"))
 			jtext(elc(h, meta_row(h, t, "image"), "code", NULL), b,
 			      "image");
-		if (runread_str(b, "accel_reason")) {
+		if (jsonx_str(b, "accel_reason")) {
 			td = meta_row(h, t, "accelerator");
-			textf(td, "%s: ", runread_str(b, "accel") ?: "?");
+			textf(td, "%s: ", jsonx_str(b, "accel") ?: "?");
 			jtext(td, b, "accel_reason");
 		}
 	}
 	render_scenarios(h, sec, b);
 	render_problems(h, sec, b);
-	render_options(h, sec, runread_get(b, "config"));
-	if (runread_str(files, "console"))
-		render_console_tail(h, sec, b, runread_str(files, "console"));
+	render_options(h, sec, jsonx_get(b, "config"));
+	if (jsonx_str(files, "console"))
+		render_console_tail(h, sec, b, jsonx_str(files, "console"));
 
 	p = elc(h, sec, "p", "files");
 	{
-		json_object *cfg = runread_get(b, "config");
-		json_object *build = runread_get(b, "build");
+		json_object *cfg = jsonx_get(b, "config");
+		json_object *build = jsonx_get(b, "build");
 		bool any = false;
 
 		text(elc(h, p, "b", NULL), "Files: ");
@@ -1390,14 +1391,14 @@ static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 				any = true;
 			}
 		}
-		if (runread_str(cfg, "final_config")) {
-			file_link(h, p, runread_str(cfg, "final_config"),
+		if (jsonx_str(cfg, "final_config")) {
+			file_link(h, p, jsonx_str(cfg, "final_config"),
 				  "final .config");
 			text(p, " ");
 			any = true;
 		}
-		if (runread_str(build, "log")) {
-			file_link(h, p, runread_str(build, "log"), "build log");
+		if (jsonx_str(build, "log")) {
+			file_link(h, p, jsonx_str(build, "log"), "build log");
 			any = true;
 		}
 		if (!any)
@@ -1419,17 +1420,17 @@ static void render_boot_index(struct rh *h, xmlNodePtr sec)
 	elt(h, tr, "th", NULL, "scenarios");
 	elt(h, tr, "th", NULL, "problems");
 	table = el(h, table, "tbody");
-	for (size_t i = 0; i < runread_len(h->run, "boots"); i++) {
-		json_object *b = runread_at(h->run, "boots", i);
-		json_object *cfg = runread_get(b, "config");
-		json_object *build = runread_get(b, "build");
-		const char *v = runread_str(b, "verdict");
+	for (size_t i = 0; i < jsonx_len(h->run, "boots"); i++) {
+		json_object *b = jsonx_at(h->run, "boots", i);
+		json_object *cfg = jsonx_get(b, "config");
+		json_object *build = jsonx_get(b, "build");
+		const char *v = jsonx_str(b, "verdict");
 		_cleanup_strbuf_ struct strbuf key = STRBUF_INIT,
 					       href = STRBUF_INIT,
 					       sb = STRBUF_INIT;
 		xmlNodePtr a;
 		double x;
-		size_t np = runread_len(b, "problems");
+		size_t np = jsonx_len(b, "problems");
 
 		runread_boot_key(h->run, i, &key);
 		tr = el(h, table, "tr");
@@ -1439,22 +1440,22 @@ static void render_boot_index(struct rh *h, xmlNodePtr sec)
 		text(a, key.buf);
 		td = el(h, tr, "td");
 		if (cfg)
-			badge(h, td, result_class(runread_str(cfg, "result")),
-			      runread_str(cfg, "result"));
+			badge(h, td, result_class(jsonx_str(cfg, "result")),
+			      jsonx_str(cfg, "result"));
 		td = el(h, tr, "td");
 		if (build)
-			badge(h, td, result_class(runread_str(build, "result")),
-			      runread_str(build, "result"));
+			badge(h, td, result_class(jsonx_str(build, "result")),
+			      jsonx_str(build, "result"));
 		badge(h, el(h, tr, "td"), boot_class(v), v ? v : "not booted");
 		td = el(h, tr, "td");
-		if (runread_num(b, "time_to_init_s", &x))
+		if (jsonx_num(b, "time_to_init_s", &x))
 			textf(td, "%.1f s", x);
 		td = el(h, tr, "td");
-		for (size_t k = 0; k < runread_len(b, "scenarios"); k++) {
-			json_object *s = runread_at(b, "scenarios", k);
+		for (size_t k = 0; k < jsonx_len(b, "scenarios"); k++) {
+			json_object *s = jsonx_at(b, "scenarios", k);
 			strbuf_addf(&sb, "%s%s %s", k ? ", " : "",
-				    runread_str(s, "name"),
-				    runread_str(s, "result"));
+				    jsonx_str(s, "name"),
+				    jsonx_str(s, "result"));
 		}
 		text(td, sb.buf);
 		td = el(h, tr, "td");
@@ -1465,7 +1466,7 @@ static void render_boot_index(struct rh *h, xmlNodePtr sec)
 
 static void render_boots(struct rh *h, xmlNodePtr main_)
 {
-	size_t n = runread_len(h->run, "boots");
+	size_t n = jsonx_len(h->run, "boots");
 	bool matrix = runread_is_matrix(h->run);
 	xmlNodePtr sec = el(h, main_, "section");
 
@@ -1518,10 +1519,10 @@ static void render_page(struct rh *h, xmlDocPtr doc)
 	attr(h, n, "name", "generator");
 	attr(h, n, "content", "bootproof");
 	strbuf_addf(&title, "bootproof %s: %s",
-		    runread_str(h->run, "run_id"),
-		    !runread_bool(h->run, "complete", false) ? "INCOMPLETE"
-		    : runread_get(h->run, "exit_code") &&
-				    json_object_get_int(runread_get(h->run,
+		    jsonx_str(h->run, "run_id"),
+		    !jsonx_bool(h->run, "complete", false) ? "INCOMPLETE"
+		    : jsonx_get(h->run, "exit_code") &&
+				    json_object_get_int(jsonx_get(h->run,
 								    "exit_code")) == 0
 			    ? "passed"
 			    : "failed");
@@ -1569,7 +1570,7 @@ int report_html_render(json_object *doc, const struct report_html_ops *ops,
 
 	if (!doc || !json_object_is_type(doc, json_type_object))
 		return -EINVAL;
-	h.n_anchors = runread_len(doc, "boots");
+	h.n_anchors = jsonx_len(doc, "boots");
 	h.anchors = calloc(h.n_anchors + 1, sizeof(*h.anchors));
 	if (!h.anchors)
 		return -ENOMEM;

@@ -75,7 +75,7 @@ static bool in(const char *s, const char *const *set)
 /* "stage: reason", "reason" or "". */
 static void stage_reason(json_object *g, struct strbuf *sb)
 {
-	const char *st = runread_str(g, "stage"), *r = runread_str(g, "reason");
+	const char *st = jsonx_str(g, "stage"), *r = jsonx_str(g, "reason");
 
 	strbuf_reset(sb);
 	if (st)
@@ -88,12 +88,12 @@ static void dropped_list(json_object *g, const char *prefix,
 			 struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	for (size_t i = 0; i < runread_len(g, "dropped"); i++) {
-		json_object *d = runread_at(g, "dropped", i);
+	for (size_t i = 0; i < jsonx_len(g, "dropped"); i++) {
+		json_object *d = jsonx_at(g, "dropped", i);
 		strbuf_addf(sb, "%s%s", i ? "; " : prefix,
-			    runread_str(d, "option"));
-		if (runread_str(d, "reason"))
-			strbuf_addf(sb, " (%s)", runread_str(d, "reason"));
+			    jsonx_str(d, "option"));
+		if (jsonx_str(d, "reason"))
+			strbuf_addf(sb, " (%s)", jsonx_str(d, "reason"));
 	}
 }
 
@@ -102,10 +102,10 @@ static void dropped_list(json_object *g, const char *prefix,
 static json_object *find_group(json_object *run, const char *group,
 			       const char *arch)
 {
-	for (size_t i = 0; i < runread_len(run, "groups"); i++) {
-		json_object *g = runread_at(run, "groups", i);
-		if (!strcmp(runread_str(g, "group"), group) &&
-		    !strcmp(runread_str(g, "arch"), arch))
+	for (size_t i = 0; i < jsonx_len(run, "groups"); i++) {
+		json_object *g = jsonx_at(run, "groups", i);
+		if (!strcmp(jsonx_str(g, "group"), group) &&
+		    !strcmp(jsonx_str(g, "arch"), arch))
 			return g;
 	}
 	return NULL;
@@ -114,8 +114,8 @@ static json_object *find_group(json_object *run, const char *group,
 static void diff_group(struct ctx *c, const char *key, json_object *ga,
 		       json_object *gb)
 {
-	const char *va = runread_str(ga, "verdict");
-	const char *vb = runread_str(gb, "verdict");
+	const char *va = jsonx_str(ga, "verdict");
+	const char *vb = jsonx_str(gb, "verdict");
 	_cleanup_strbuf_ struct strbuf det = STRBUF_INIT;
 
 	if (!ga || !gb) {
@@ -125,7 +125,7 @@ static void diff_group(struct ctx *c, const char *key, json_object *ga,
 	}
 	if (eq(va, vb)) {
 		if (!strcmp(va, "FAIL") &&
-		    !eq(runread_str(ga, "stage"), runread_str(gb, "stage"))) {
+		    !eq(jsonx_str(ga, "stage"), jsonx_str(gb, "stage"))) {
 			stage_reason(gb, &det);
 			add(c, RUNDIFF_NOTE, "group", key, va, vb, det.buf);
 		}
@@ -158,19 +158,19 @@ static void diff_groups(struct ctx *c, json_object *a, json_object *b)
 {
 	_cleanup_strbuf_ struct strbuf key = STRBUF_INIT;
 
-	for (size_t i = 0; i < runread_len(a, "groups"); i++) {
-		json_object *ga = runread_at(a, "groups", i);
-		const char *g = runread_str(ga, "group");
-		const char *ar = runread_str(ga, "arch");
+	for (size_t i = 0; i < jsonx_len(a, "groups"); i++) {
+		json_object *ga = jsonx_at(a, "groups", i);
+		const char *g = jsonx_str(ga, "group");
+		const char *ar = jsonx_str(ga, "arch");
 
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%s/%s", g, ar);
 		diff_group(c, key.buf, ga, find_group(b, g, ar));
 	}
-	for (size_t i = 0; i < runread_len(b, "groups"); i++) {
-		json_object *gb = runread_at(b, "groups", i);
-		const char *g = runread_str(gb, "group");
-		const char *ar = runread_str(gb, "arch");
+	for (size_t i = 0; i < jsonx_len(b, "groups"); i++) {
+		json_object *gb = jsonx_at(b, "groups", i);
+		const char *g = jsonx_str(gb, "group");
+		const char *ar = jsonx_str(gb, "arch");
 
 		if (find_group(a, g, ar))
 			continue;
@@ -189,10 +189,10 @@ static json_object *find_boot(json_object *run, const char *key)
 {
 	_cleanup_strbuf_ struct strbuf k = STRBUF_INIT;
 
-	for (size_t i = 0; i < runread_len(run, "boots"); i++) {
+	for (size_t i = 0; i < jsonx_len(run, "boots"); i++) {
 		runread_boot_key(run, i, &k);
 		if (!strcmp(k.buf, key))
-			return runread_at(run, "boots", i);
+			return jsonx_at(run, "boots", i);
 	}
 	return NULL;
 }
@@ -200,44 +200,44 @@ static json_object *find_boot(json_object *run, const char *key)
 static void diff_config(struct ctx *c, const char *key, json_object *ca,
 			json_object *cb)
 {
-	const char *ra = runread_str(ca, "result"), *rb = runread_str(cb, "result");
+	const char *ra = jsonx_str(ca, "result"), *rb = jsonx_str(cb, "result");
 	_cleanup_strbuf_ struct strbuf k = STRBUF_INIT;
 
 	if (ca && cb && !eq(ra, rb)) {
 		if (!strcmp(rb, "fail"))
 			add(c, RUNDIFF_REGRESSION, "config", key, ra, rb,
-			    runread_str(cb, "error"));
+			    jsonx_str(cb, "error"));
 		else if (!strcmp(ra, "fail"))
 			add(c, RUNDIFF_FIX, "config", key, ra, rb, NULL);
 		else
 			add(c, RUNDIFF_NOTE, "config", key, ra, rb, NULL);
 	}
 	/* Requested options that changed between kept and dropped. */
-	for (size_t i = 0; ca && cb && i < runread_len(cb, "options"); i++) {
-		json_object *ob = runread_at(cb, "options", i), *oa = NULL;
-		const char *name = runread_str(ob, "option");
-		const char *grp = runread_str(ob, "group");
+	for (size_t i = 0; ca && cb && i < jsonx_len(cb, "options"); i++) {
+		json_object *ob = jsonx_at(cb, "options", i), *oa = NULL;
+		const char *name = jsonx_str(ob, "option");
+		const char *grp = jsonx_str(ob, "group");
 		bool kept_a, kept_b;
 
-		for (size_t j = 0; j < runread_len(ca, "options"); j++) {
-			json_object *o = runread_at(ca, "options", j);
-			if (!strcmp(runread_str(o, "option"), name) &&
-			    eq(runread_str(o, "group"), grp)) {
+		for (size_t j = 0; j < jsonx_len(ca, "options"); j++) {
+			json_object *o = jsonx_at(ca, "options", j);
+			if (!strcmp(jsonx_str(o, "option"), name) &&
+			    eq(jsonx_str(o, "group"), grp)) {
 				oa = o;
 				break;
 			}
 		}
 		if (!oa)
 			continue;
-		kept_a = !strcmp(runread_str(oa, "status"), "kept");
-		kept_b = !strcmp(runread_str(ob, "status"), "kept");
+		kept_a = !strcmp(jsonx_str(oa, "status"), "kept");
+		kept_b = !strcmp(jsonx_str(ob, "status"), "kept");
 		if (kept_a == kept_b)
 			continue;
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s/%s", key, name);
 		add(c, RUNDIFF_NOTE, "option", k.buf,
-		    runread_str(oa, "status"), runread_str(ob, "status"),
-		    kept_a ? runread_str(ob, "reason") : "now kept");
+		    jsonx_str(oa, "status"), jsonx_str(ob, "status"),
+		    kept_a ? jsonx_str(ob, "reason") : "now kept");
 	}
 }
 
@@ -245,7 +245,7 @@ static void diff_build(struct ctx *c, const char *key, json_object *ba,
 		       json_object *bb)
 {
 	static const char *const ok[] = { "pass", "reused", NULL };
-	const char *ra = runread_str(ba, "result"), *rb = runread_str(bb, "result");
+	const char *ra = jsonx_str(ba, "result"), *rb = jsonx_str(bb, "result");
 
 	if (!ba || !bb || eq(ra, rb))
 		return;
@@ -253,19 +253,19 @@ static void diff_build(struct ctx *c, const char *key, json_object *ba,
 		return; /* built or reused: the same kernel either way */
 	if (!strcmp(rb, "fail"))
 		add(c, RUNDIFF_REGRESSION, "build", key, ra, rb,
-		    runread_str(bb, "first_error") ?: runread_str(bb, "reason"));
+		    jsonx_str(bb, "first_error") ?: jsonx_str(bb, "reason"));
 	else if (!strcmp(ra, "fail") && in(rb, ok))
 		add(c, RUNDIFF_FIX, "build", key, ra, rb, NULL);
 	else
 		add(c, RUNDIFF_NOTE, "build", key, ra, rb,
-		    runread_str(bb, "reason"));
+		    jsonx_str(bb, "reason"));
 }
 
 static void diff_verdict(struct ctx *c, const char *key, json_object *a,
 			 json_object *b)
 {
-	const char *va = runread_str(a, "verdict"), *vb = runread_str(b, "verdict");
-	const char *why = runread_str(b, "reason");
+	const char *va = jsonx_str(a, "verdict"), *vb = jsonx_str(b, "verdict");
+	const char *why = jsonx_str(b, "reason");
 
 	if (eq(va, vb))
 		return;
@@ -273,7 +273,7 @@ static void diff_verdict(struct ctx *c, const char *key, json_object *a,
 		add(c, RUNDIFF_REGRESSION, "boot", key, va, vb, why);
 	else if (in(va, boot_failed) && eq(vb, "BOOTED"))
 		add(c, RUNDIFF_FIX, "boot", key, va, vb,
-		    runread_str(a, "reason"));
+		    jsonx_str(a, "reason"));
 	else
 		add(c, RUNDIFF_NOTE, "boot", key, va ? va : "not booted",
 		    vb ? vb : "not booted", why);
@@ -282,9 +282,9 @@ static void diff_verdict(struct ctx *c, const char *key, json_object *a,
 static json_object *find_named(json_object *o, const char *arr,
 			       const char *name)
 {
-	for (size_t i = 0; i < runread_len(o, arr); i++) {
-		json_object *e = runread_at(o, arr, i);
-		if (eq(runread_str(e, "name"), name))
+	for (size_t i = 0; i < jsonx_len(o, arr); i++) {
+		json_object *e = jsonx_at(o, arr, i);
+		if (eq(jsonx_str(e, "name"), name))
 			return e;
 	}
 	return NULL;
@@ -296,12 +296,12 @@ static void diff_scenarios(struct ctx *c, const char *key, json_object *a,
 	static const char *const bad[] = { "fail", "error", NULL };
 	_cleanup_strbuf_ struct strbuf k = STRBUF_INIT;
 
-	for (size_t i = 0; i < runread_len(a, "scenarios"); i++) {
-		json_object *sa = runread_at(a, "scenarios", i);
-		const char *name = runread_str(sa, "name");
+	for (size_t i = 0; i < jsonx_len(a, "scenarios"); i++) {
+		json_object *sa = jsonx_at(a, "scenarios", i);
+		const char *name = jsonx_str(sa, "name");
 		json_object *sb = find_named(b, "scenarios", name);
-		const char *ra = runread_str(sa, "result");
-		const char *rb = runread_str(sb, "result");
+		const char *ra = jsonx_str(sa, "result");
+		const char *rb = jsonx_str(sb, "result");
 
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s/%s", key, name);
@@ -314,24 +314,24 @@ static void diff_scenarios(struct ctx *c, const char *key, json_object *a,
 			continue;
 		if (!strcmp(ra, "pass") && in(rb, bad))
 			add(c, RUNDIFF_REGRESSION, "scenario", k.buf, ra, rb,
-			    runread_str(sb, "reason"));
+			    jsonx_str(sb, "reason"));
 		else if (in(ra, bad) && !strcmp(rb, "pass"))
 			add(c, RUNDIFF_FIX, "scenario", k.buf, ra, rb,
-			    runread_str(sa, "reason"));
+			    jsonx_str(sa, "reason"));
 		else
 			add(c, RUNDIFF_NOTE, "scenario", k.buf, ra, rb,
-			    runread_str(sb, "reason"));
+			    jsonx_str(sb, "reason"));
 	}
-	for (size_t i = 0; i < runread_len(b, "scenarios"); i++) {
-		json_object *sb = runread_at(b, "scenarios", i);
-		const char *name = runread_str(sb, "name");
+	for (size_t i = 0; i < jsonx_len(b, "scenarios"); i++) {
+		json_object *sb = jsonx_at(b, "scenarios", i);
+		const char *name = jsonx_str(sb, "name");
 
 		if (find_named(a, "scenarios", name))
 			continue;
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s/%s", key, name);
 		add(c, RUNDIFF_NOTE, "scenario", k.buf, NULL,
-		    runread_str(sb, "result"), "only in B");
+		    jsonx_str(sb, "result"), "only in B");
 	}
 }
 
@@ -339,19 +339,19 @@ static void diff_scenarios(struct ctx *c, const char *key, json_object *a,
 static void problem_id(json_object *p, struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	if (runread_str(p, "signature"))
-		strbuf_addstr(sb, runread_str(p, "signature"));
+	if (jsonx_str(p, "signature"))
+		strbuf_addstr(sb, jsonx_str(p, "signature"));
 	else
-		strbuf_addf(sb, "%s %s", runread_str(p, "kind"),
-			    runread_str(p, "title"));
+		strbuf_addf(sb, "%s %s", jsonx_str(p, "kind"),
+			    jsonx_str(p, "title"));
 }
 
 static json_object *find_problem(json_object *boot, const char *id)
 {
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < runread_len(boot, "problems"); i++) {
-		json_object *p = runread_at(boot, "problems", i);
+	for (size_t i = 0; i < jsonx_len(boot, "problems"); i++) {
+		json_object *p = jsonx_at(boot, "problems", i);
 		problem_id(p, &sb);
 		if (!strcmp(sb.buf, id))
 			return p;
@@ -362,7 +362,7 @@ static json_object *find_problem(json_object *boot, const char *id)
 /* The kernel ran (whatever it did), not only the host failing. */
 static bool ran(json_object *boot)
 {
-	const char *v = runread_str(boot, "verdict");
+	const char *v = jsonx_str(boot, "verdict");
 
 	return v && strcmp(v, "INFRA");
 }
@@ -370,7 +370,7 @@ static bool ran(json_object *boot)
 /* ... and to the end: what it did not print, it did not do. */
 static bool finished(json_object *boot)
 {
-	const char *v = runread_str(boot, "verdict");
+	const char *v = jsonx_str(boot, "verdict");
 
 	return ran(boot) && strcmp(v, "INCOMPLETE") && strcmp(v, "RUNNING");
 }
@@ -383,8 +383,8 @@ static void diff_problems(struct ctx *c, const char *key, json_object *a,
 
 	/* New in B: B ran and A ran to the end.  Gone from B: the reverse. */
 	for (size_t i = 0; ran(b) && finished(a) &&
-			   i < runread_len(b, "problems"); i++) {
-		json_object *p = runread_at(b, "problems", i);
+			   i < jsonx_len(b, "problems"); i++) {
+		json_object *p = jsonx_at(b, "problems", i);
 
 		problem_id(p, &id);
 		if (find_problem(a, id.buf))
@@ -394,7 +394,7 @@ static void diff_problems(struct ctx *c, const char *key, json_object *a,
 			bool seen = false;
 			_cleanup_strbuf_ struct strbuf o = STRBUF_INIT;
 			for (size_t j = 0; j < i && !seen; j++) {
-				problem_id(runread_at(b, "problems", j), &o);
+				problem_id(jsonx_at(b, "problems", j), &o);
 				seen = !strcmp(o.buf, id.buf);
 			}
 			if (seen)
@@ -403,15 +403,15 @@ static void diff_problems(struct ctx *c, const char *key, json_object *a,
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s/%s", key, id.buf);
 		strbuf_reset(&det);
-		strbuf_addf(&det, "%s: %s", runread_str(p, "kind"),
-			    runread_str(p, "title"));
-		add(c, runread_bool(p, "allowed", false) ? RUNDIFF_NOTE
+		strbuf_addf(&det, "%s: %s", jsonx_str(p, "kind"),
+			    jsonx_str(p, "title"));
+		add(c, jsonx_bool(p, "allowed", false) ? RUNDIFF_NOTE
 							 : RUNDIFF_REGRESSION,
 		    "problem", k.buf, NULL, "new", det.buf);
 	}
 	for (size_t i = 0; ran(a) && finished(b) &&
-			   i < runread_len(a, "problems"); i++) {
-		json_object *p = runread_at(a, "problems", i);
+			   i < jsonx_len(a, "problems"); i++) {
+		json_object *p = jsonx_at(a, "problems", i);
 
 		problem_id(p, &id);
 		if (find_problem(b, id.buf))
@@ -420,7 +420,7 @@ static void diff_problems(struct ctx *c, const char *key, json_object *a,
 			bool seen = false;
 			_cleanup_strbuf_ struct strbuf o = STRBUF_INIT;
 			for (size_t j = 0; j < i && !seen; j++) {
-				problem_id(runread_at(a, "problems", j), &o);
+				problem_id(jsonx_at(a, "problems", j), &o);
 				seen = !strcmp(o.buf, id.buf);
 			}
 			if (seen)
@@ -429,9 +429,9 @@ static void diff_problems(struct ctx *c, const char *key, json_object *a,
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s/%s", key, id.buf);
 		strbuf_reset(&det);
-		strbuf_addf(&det, "%s: %s", runread_str(p, "kind"),
-			    runread_str(p, "title"));
-		add(c, runread_bool(p, "allowed", false) ? RUNDIFF_NOTE
+		strbuf_addf(&det, "%s: %s", jsonx_str(p, "kind"),
+			    jsonx_str(p, "title"));
+		add(c, jsonx_bool(p, "allowed", false) ? RUNDIFF_NOTE
 							 : RUNDIFF_FIX,
 		    "problem", k.buf, "present", "gone", det.buf);
 	}
@@ -440,8 +440,8 @@ static void diff_problems(struct ctx *c, const char *key, json_object *a,
 static void diff_boot(struct ctx *c, const char *key, json_object *a,
 		      json_object *b)
 {
-	diff_config(c, key, runread_get(a, "config"), runread_get(b, "config"));
-	diff_build(c, key, runread_get(a, "build"), runread_get(b, "build"));
+	diff_config(c, key, jsonx_get(a, "config"), jsonx_get(b, "config"));
+	diff_build(c, key, jsonx_get(a, "build"), jsonx_get(b, "build"));
 	diff_verdict(c, key, a, b);
 	diff_scenarios(c, key, a, b);
 	diff_problems(c, key, a, b);
@@ -451,8 +451,8 @@ static void diff_boots(struct ctx *c, json_object *a, json_object *b)
 {
 	_cleanup_strbuf_ struct strbuf key = STRBUF_INIT;
 
-	for (size_t i = 0; i < runread_len(a, "boots"); i++) {
-		json_object *ba = runread_at(a, "boots", i), *bb;
+	for (size_t i = 0; i < jsonx_len(a, "boots"); i++) {
+		json_object *ba = jsonx_at(a, "boots", i), *bb;
 
 		runread_boot_key(a, i, &key);
 		bb = find_boot(b, key.buf);
@@ -460,16 +460,16 @@ static void diff_boots(struct ctx *c, json_object *a, json_object *b)
 			diff_boot(c, key.buf, ba, bb);
 		else
 			add(c, RUNDIFF_NOTE, "candidate", key.buf,
-			    runread_str(ba, "verdict") ?: "not booted", NULL,
+			    jsonx_str(ba, "verdict") ?: "not booted", NULL,
 			    "not in B");
 	}
-	for (size_t i = 0; i < runread_len(b, "boots"); i++) {
-		json_object *bb = runread_at(b, "boots", i);
+	for (size_t i = 0; i < jsonx_len(b, "boots"); i++) {
+		json_object *bb = jsonx_at(b, "boots", i);
 
 		runread_boot_key(b, i, &key);
 		if (!find_boot(a, key.buf))
 			add(c, RUNDIFF_NOTE, "candidate", key.buf, NULL,
-			    runread_str(bb, "verdict") ?: "not booted",
+			    jsonx_str(bb, "verdict") ?: "not booted",
 			    "only in B");
 	}
 }
@@ -500,10 +500,10 @@ int rundiff_compare(json_object *a, const char *name_a, json_object *b,
 	c.d = calloc(1, sizeof(*c.d));
 	if (!c.d)
 		return -ENOMEM;
-	if (!runread_bool(a, "complete", false))
+	if (!jsonx_bool(a, "complete", false))
 		add(&c, RUNDIFF_NOTE, "run", "A", "complete", "INCOMPLETE",
 		    "A was interrupted: what it lacks is not compared");
-	if (!runread_bool(b, "complete", false))
+	if (!jsonx_bool(b, "complete", false))
 		add(&c, RUNDIFF_NOTE, "run", "B", "complete", "INCOMPLETE",
 		    "B was interrupted: what it lacks is not a regression");
 	diff_groups(&c, a, b);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "core/runread.h"
+#include "util/jsonx.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -642,73 +643,15 @@ int runread_parse(const char *name, const char *buf, size_t len,
 	return 0;
 }
 
-json_object *runread_get(json_object *o, const char *key)
-{
-	json_object *m;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &m))
-		return NULL;
-	return m;
-}
-
-const char *runread_str(json_object *o, const char *key)
-{
-	json_object *m = runread_get(o, key);
-
-	return m && json_object_is_type(m, json_type_string)
-		       ? json_object_get_string(m)
-		       : NULL;
-}
-
-size_t runread_len(json_object *o, const char *key)
-{
-	json_object *m = runread_get(o, key);
-
-	return m && json_object_is_type(m, json_type_array)
-		       ? json_object_array_length(m)
-		       : 0;
-}
-
-json_object *runread_at(json_object *o, const char *key, size_t i)
-{
-	json_object *m = runread_get(o, key);
-
-	if (!m || !json_object_is_type(m, json_type_array) ||
-	    i >= json_object_array_length(m))
-		return NULL;
-	return json_object_array_get_idx(m, i);
-}
-
-bool runread_num(json_object *o, const char *key, double *ret)
-{
-	json_object *m = runread_get(o, key);
-
-	if (!m || !(json_object_is_type(m, json_type_int) ||
-		    json_object_is_type(m, json_type_double)))
-		return false;
-	*ret = json_object_get_double(m);
-	return true;
-}
-
-bool runread_bool(json_object *o, const char *key, bool dflt)
-{
-	json_object *m = runread_get(o, key);
-
-	if (!m || !json_object_is_type(m, json_type_boolean))
-		return dflt;
-	return json_object_get_boolean(m);
-}
-
 bool runread_is_matrix(json_object *doc)
 {
-	return runread_get(doc, "groups") || runread_get(doc, "plan");
+	return jsonx_get(doc, "groups") || jsonx_get(doc, "plan");
 }
 
 static void base_key(json_object *b, struct strbuf *out)
 {
-	const char *id = runread_str(runread_get(b, "candidate"), "id");
-	const char *arch = runread_str(b, "arch");
+	const char *id = jsonx_str(jsonx_get(b, "candidate"), "id");
+	const char *arch = jsonx_str(b, "arch");
 
 	strbuf_addstr(out, id ? id : arch ? arch : "boot");
 }
@@ -719,10 +662,10 @@ void runread_boot_key(json_object *doc, size_t i, struct strbuf *out)
 	unsigned same = 1;
 
 	strbuf_reset(out);
-	base_key(runread_at(doc, "boots", i), out);
+	base_key(jsonx_at(doc, "boots", i), out);
 	for (size_t j = 0; j < i; j++) {
 		strbuf_reset(&other);
-		base_key(runread_at(doc, "boots", j), &other);
+		base_key(jsonx_at(doc, "boots", j), &other);
 		if (!strcmp(other.buf, out->buf))
 			same++;
 	}

@@ -43,19 +43,6 @@ int runread_parse(const char *name, const char *buf, size_t len,
 /* Validate a document already in memory (same checks and errors). */
 int runread_validate(const char *name, json_object *doc, struct strbuf *err);
 
-/*
- * Accessors.  o may be NULL; a missing member, a JSON null or (for the
- * typed ones) a member of another type gives NULL / false / the default.
- * Returned pointers are borrowed from o.
- */
-json_object *runread_get(json_object *o, const char *key);
-const char *runread_str(json_object *o, const char *key);
-/* Array member: its length (0 when missing); element i or NULL. */
-size_t runread_len(json_object *o, const char *key);
-json_object *runread_at(json_object *o, const char *key, size_t i);
-bool runread_num(json_object *o, const char *key, double *ret);
-bool runread_bool(json_object *o, const char *key, bool dflt);
-
 /* A matrix run (`bootproof run`): it has "groups" or a "plan". */
 bool runread_is_matrix(json_object *doc);
 

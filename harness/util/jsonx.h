@@ -7,13 +7,24 @@
 #ifndef BOOTPROOF_UTIL_JSONX_H
 #define BOOTPROOF_UTIL_JSONX_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <json-c/json.h>
 
-/* Member key of o; NULL when o is not an object, lacks key, or it is null. */
+/*
+ * o may be NULL; a missing member, a JSON null or (for the typed ones) a
+ * member of another type gives NULL / 0 / false / the default.  Returned
+ * pointers are borrowed from o.
+ */
 json_object *jsonx_get(json_object *o, const char *key);
-
-/* A string member; NULL when absent, null or not a string. */
 const char *jsonx_str(json_object *o, const char *key);
+/* Array member: its length (0 when missing); element i or NULL. */
+size_t jsonx_len(json_object *o, const char *key);
+json_object *jsonx_at(json_object *o, const char *key, size_t i);
+/* A number member (int or double) into *ret: false when there is none. */
+bool jsonx_num(json_object *o, const char *key, double *ret);
+bool jsonx_bool(json_object *o, const char *key, bool dflt);
 
 /* Any scalar member as text (a number as json-c prints it); NULL when
  * absent or null. */

@@ -19,6 +19,7 @@
 #include "bootproof.h"
 #include "core/rundiff.h"
 #include "core/runread.h"
+#include "util/jsonx.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "verbs/report.h"
@@ -40,10 +41,10 @@ static json_object *side(const char *arg, const char *dir, json_object *doc)
 	json_object_object_add(o, "path", json_object_new_string(arg));
 	json_object_object_add(o, "dir", json_object_new_string(dir));
 	json_object_object_add(
-		o, "run_id", json_object_new_string(runread_str(doc, "run_id")));
+		o, "run_id", json_object_new_string(jsonx_str(doc, "run_id")));
 	json_object_object_add(o, "complete",
 			       json_object_new_boolean(
-				       runread_bool(doc, "complete", false)));
+				       jsonx_bool(doc, "complete", false)));
 	return o;
 }
 
@@ -113,11 +114,11 @@ int verb_diff(int argc, char **argv)
 			json_object_put(o);
 		}
 	} else {
-		strbuf_addf(&out, "A: %s%s\nB: %s%s\n", runread_str(a, "run_id"),
-			    runread_bool(a, "complete", false) ? ""
+		strbuf_addf(&out, "A: %s%s\nB: %s%s\n", jsonx_str(a, "run_id"),
+			    jsonx_bool(a, "complete", false) ? ""
 							       : " (INCOMPLETE)",
-			    runread_str(b, "run_id"),
-			    runread_bool(b, "complete", false) ? ""
+			    jsonx_str(b, "run_id"),
+			    jsonx_bool(b, "complete", false) ? ""
 							       : " (INCOMPLETE)");
 		rundiff_format_text(d, &out);
 		fputs(out.buf, stdout);

@@ -19,6 +19,7 @@
 
 #include "core/report_html.h"
 #include "core/runread.h"
+#include "util/jsonx.h"
 
 static const char name[] = "fuzz/run.json";
 
@@ -108,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(doc);
 	FUZZ_CHECK(runread_validate(name, doc, &err) == 0);
 	(void)runread_is_matrix(doc);
-	for (size_t i = 0; i < runread_len(doc, "boots") && i < 64; i++)
+	for (size_t i = 0; i < jsonx_len(doc, "boots") && i < 64; i++)
 		runread_boot_key(doc, i, &key);
 
 	FUZZ_CHECK(report_html_render(doc, &ops, &page, &plen) == 0);

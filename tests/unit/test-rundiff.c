@@ -10,6 +10,7 @@
 
 #include "core/rundiff.h"
 #include "core/runread.h"
+#include "util/jsonx.h"
 #include "util/strbuf.h"
 
 static json_object *load(const char *run)
@@ -36,10 +37,10 @@ static void revalidate(json_object *doc)
 
 static json_object *group_of(json_object *run, const char *g, const char *a)
 {
-	for (size_t i = 0; i < runread_len(run, "groups"); i++) {
-		json_object *e = runread_at(run, "groups", i);
-		if (!strcmp(runread_str(e, "group"), g) &&
-		    !strcmp(runread_str(e, "arch"), a))
+	for (size_t i = 0; i < jsonx_len(run, "groups"); i++) {
+		json_object *e = jsonx_at(run, "groups", i);
+		if (!strcmp(jsonx_str(e, "group"), g) &&
+		    !strcmp(jsonx_str(e, "arch"), a))
 			return e;
 	}
 	fail_msg("no group %s/%s", g, a);
@@ -48,9 +49,9 @@ static json_object *group_of(json_object *run, const char *g, const char *a)
 
 static json_object *boot_of(json_object *run, const char *id)
 {
-	for (size_t i = 0; i < runread_len(run, "boots"); i++) {
-		json_object *b = runread_at(run, "boots", i);
-		if (!strcmp(runread_str(runread_get(b, "candidate"), "id"), id))
+	for (size_t i = 0; i < jsonx_len(run, "boots"); i++) {
+		json_object *b = jsonx_at(run, "boots", i);
+		if (!strcmp(jsonx_str(jsonx_get(b, "candidate"), "id"), id))
 			return b;
 	}
 	fail_msg("no candidate %s", id);
@@ -186,10 +187,10 @@ static void test_matrix_regression(void **state)
 	set_str(g, "reason", "PANIC: Kernel panic - not syncing: Fatal exception");
 	set_str(boot, "verdict", "PANIC");
 	set_str(boot, "reason", "Kernel panic - not syncing: Fatal exception");
-	set_str(runread_at(boot, "scenarios", 1), "result", "error");
-	set_str(runread_at(boot, "scenarios", 1), "reason",
+	set_str(jsonx_at(boot, "scenarios", 1), "result", "error");
+	set_str(jsonx_at(boot, "scenarios", 1), "reason",
 		"no result: the guest crashed");
-	json_object_array_add(runread_get(boot, "problems"), problem);
+	json_object_array_add(jsonx_get(boot, "problems"), problem);
 
 	d = diff(a, b);
 	assert_int_equal(d->n_regressions, 4);
@@ -231,11 +232,11 @@ static void test_matrix_fix(void **state)
 	set_str(g, "verdict", "PASS");
 	set_str(g, "stage", NULL);
 	set_str(g, "reason", "options kept, kernel built and booted");
-	set_str(runread_get(boot, "build"), "result", "pass");
-	set_str(runread_get(boot, "build"), "first_error", NULL);
+	set_str(jsonx_get(boot, "build"), "result", "pass");
+	set_str(jsonx_get(boot, "build"), "first_error", NULL);
 	set_str(boot, "verdict", "BOOTED");
 	json_object_object_add(boot, "scenarios",
-			       json_object_get(runread_get(ref, "scenarios")));
+			       json_object_get(jsonx_get(ref, "scenarios")));
 
 	d = diff(a, b);
 	assert_int_equal(d->n_regressions, 0);
@@ -260,11 +261,11 @@ static void test_partial_is_noted_with_options(void **state)
 	json_object *a = load("matrix-synthetic"), *b = load("matrix-synthetic");
 	json_object *g = group_of(b, "demo-bpf", "i386");
 	json_object *boot = boot_of(b, "i386-demo-bpf");
-	json_object *opt = runread_at(runread_get(boot, "config"), "options", 1);
+	json_object *opt = jsonx_at(jsonx_get(boot, "config"), "options", 1);
 	struct rundiff *d;
 
 	set_str(g, "verdict", "PARTIAL");
-	json_object_array_add(runread_get(g, "dropped"),
+	json_object_array_add(jsonx_get(g, "dropped"),
 			      json_tokener_parse("{\"option\":\"BPF_JIT\","
 						 "\"reason\":\"unmet dependency: "
 						 "depends on HAVE_EBPF_JIT "
@@ -273,7 +274,7 @@ static void test_partial_is_noted_with_options(void **state)
 	set_str(opt, "final", NULL);
 	set_str(opt, "reason", "unmet dependency: depends on HAVE_EBPF_JIT "
 			       "(HAVE_EBPF_JIT=n)");
-	set_str(runread_get(boot, "config"), "result", "partial");
+	set_str(jsonx_get(boot, "config"), "result", "partial");
 
 	d = diff(a, b);
 	assert_int_equal(d->n_regressions, 0);
@@ -313,17 +314,17 @@ static void test_new_problem(void **state)
 	struct rundiff *d;
 
 	json_object_array_add(
-		runread_get(boot, "problems"),
+		jsonx_get(boot, "problems"),
 		json_tokener_parse("{\"kind\":\"WARNING\",\"title\":\"WARNING: "
 				   "CPU: 1 PID: 97 at mm/page_alloc.c:4420\","
 				   "\"signature\":\"aaaabbbbccccdddd\"}"));
 	json_object_array_add(
-		runread_get(boot, "problems"),
+		jsonx_get(boot, "problems"),
 		json_tokener_parse("{\"kind\":\"UBSAN\",\"title\":\"UBSAN: "
 				   "shift-out-of-bounds in kernel/x.c:1:2\","
 				   "\"signature\":\"1111222233334444\","
 				   "\"allowed\":true}"));
-	json_object_object_add(runread_at(kgdb, "problems", 0), "line",
+	json_object_object_add(jsonx_at(kgdb, "problems", 0), "line",
 			       json_object_new_int(999));
 
 	d = diff(a, b);
@@ -349,8 +350,8 @@ static void test_no_problem_fix_without_a_boot(void **state)
 	json_object *g = group_of(b, "demo-kgdb", "x86_64");
 	struct rundiff *d;
 
-	set_str(runread_get(boot, "build"), "result", "fail");
-	set_str(runread_get(boot, "build"), "first_error",
+	set_str(jsonx_get(boot, "build"), "result", "fail");
+	set_str(jsonx_get(boot, "build"), "first_error",
 		"kernel/debug/gdbstub.c:10:1: error: expected ';'");
 	set_str(boot, "verdict", NULL);
 	json_object_object_add(boot, "problems", json_object_new_array());
@@ -392,13 +393,13 @@ static void test_no_problem_fix_without_a_boot(void **state)
 static void test_groups_and_candidates_in_one_run_only(void **state)
 {
 	json_object *a = load("matrix-synthetic"), *b = load("matrix-synthetic");
-	json_object *groups = runread_get(b, "groups");
-	json_object *boots = runread_get(b, "boots");
+	json_object *groups = jsonx_get(b, "groups");
+	json_object *boots = jsonx_get(b, "boots");
 	struct rundiff *d;
 
 	/* B lost demo-kgdb/i386 and its candidate; B is incomplete. */
 	for (size_t i = 0; i < json_object_array_length(groups); i++)
-		if (!strcmp(runread_str(json_object_array_get_idx(groups, i),
+		if (!strcmp(jsonx_str(json_object_array_get_idx(groups, i),
 					"candidate"), "i386-demo-kgdb"))
 			json_object_array_del_idx(groups, i, 1);
 	json_object_array_del_idx(boots, json_object_array_length(boots) - 1, 1);
@@ -463,10 +464,10 @@ static void test_json(void **state)
 	assert_true(json_object_object_get_ex(j, "regressions", &reg));
 	assert_int_equal(json_object_array_length(reg), 2);
 	e = json_object_array_get_idx(reg, 0);
-	assert_string_equal(runread_str(e, "what"), "boot");
-	assert_string_equal(runread_str(e, "key"), "x86_64");
-	assert_string_equal(runread_str(e, "from"), "BOOTED");
-	assert_string_equal(runread_str(e, "to"), "PANIC");
+	assert_string_equal(jsonx_str(e, "what"), "boot");
+	assert_string_equal(jsonx_str(e, "key"), "x86_64");
+	assert_string_equal(jsonx_str(e, "from"), "BOOTED");
+	assert_string_equal(jsonx_str(e, "to"), "PANIC");
 	assert_true(json_object_object_get_ex(j, "fixes", &v));
 	assert_int_equal(json_object_array_length(v), 0);
 	assert_true(json_object_object_get_ex(j, "counts", &v));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/runread.h"
+#include "util/jsonx.h"
 #include "util/strbuf.h"
 
 /* The smallest valid run.json; cases below change one thing in it. */
@@ -46,10 +47,10 @@ static void test_recorded_runs(void **state)
 
 	d = load("boot-debian61/run.json");
 	assert_false(runread_is_matrix(d));
-	assert_int_equal(runread_len(d, "boots"), 1);
-	assert_string_equal(runread_str(runread_at(d, "boots", 0), "verdict"),
+	assert_int_equal(jsonx_len(d, "boots"), 1);
+	assert_string_equal(jsonx_str(jsonx_at(d, "boots", 0), "verdict"),
 			    "BOOTED");
-	assert_string_equal(runread_str(runread_get(runread_at(d, "boots", 0),
+	assert_string_equal(jsonx_str(jsonx_get(jsonx_at(d, "boots", 0),
 						    "files"), "console"),
 			    "console.log");
 	runread_boot_key(d, 0, &key);
@@ -57,22 +58,22 @@ static void test_recorded_runs(void **state)
 	json_object_put(d);
 
 	d = load("boot-debian61-crash/run.json");
-	assert_string_equal(runread_str(runread_at(d, "boots", 0), "verdict"),
+	assert_string_equal(jsonx_str(jsonx_at(d, "boots", 0), "verdict"),
 			    "PANIC");
-	assert_int_equal(runread_len(runread_at(d, "boots", 0), "problems"), 1);
+	assert_int_equal(jsonx_len(jsonx_at(d, "boots", 0), "problems"), 1);
 	json_object_put(d);
 
 	d = load("boot-debian61-hostile-cmdline/run.json");
-	assert_non_null(strstr(runread_str(runread_at(d, "boots", 0), "cmdline"),
+	assert_non_null(strstr(jsonx_str(jsonx_at(d, "boots", 0), "cmdline"),
 			       "<script>alert(1)</script>"));
 	json_object_put(d);
 
 	d = load("matrix-synthetic/run.json");
 	assert_true(runread_is_matrix(d));
-	assert_int_equal(runread_len(d, "groups"), 8);
+	assert_int_equal(jsonx_len(d, "groups"), 8);
 	runread_boot_key(d, 3, &key);
 	assert_string_equal(key.buf, "x86_64-demo-userfaultfd");
-	assert_null(runread_str(runread_at(d, "boots", 3), "verdict"));
+	assert_null(jsonx_str(jsonx_at(d, "boots", 3), "verdict"));
 	json_object_put(d);
 
 	d = load("matrix-hostile-synthetic/run.json");
@@ -253,21 +254,21 @@ static void test_accessors_tolerate_wrong_types(void **state)
 		"\"b\":true}");
 	double x = -1;
 
-	assert_string_equal(runread_str(o, "s"), "v");
-	assert_null(runread_str(o, "n"));
-	assert_null(runread_str(o, "i"));
-	assert_null(runread_str(o, "missing"));
-	assert_null(runread_str(NULL, "s"));
-	assert_true(runread_num(o, "i", &x));
+	assert_string_equal(jsonx_str(o, "s"), "v");
+	assert_null(jsonx_str(o, "n"));
+	assert_null(jsonx_str(o, "i"));
+	assert_null(jsonx_str(o, "missing"));
+	assert_null(jsonx_str(NULL, "s"));
+	assert_true(jsonx_num(o, "i", &x));
 	assert_true(x == 3.0);
-	assert_true(runread_num(o, "d", &x));
+	assert_true(jsonx_num(o, "d", &x));
 	assert_true(x == 1.5);
-	assert_false(runread_num(o, "s", &x));
-	assert_int_equal(runread_len(o, "a"), 2);
-	assert_int_equal(runread_len(o, "s"), 0);
-	assert_null(runread_at(o, "a", 2));
-	assert_true(runread_bool(o, "b", false));
-	assert_true(runread_bool(o, "s", true));
+	assert_false(jsonx_num(o, "s", &x));
+	assert_int_equal(jsonx_len(o, "a"), 2);
+	assert_int_equal(jsonx_len(o, "s"), 0);
+	assert_null(jsonx_at(o, "a", 2));
+	assert_true(jsonx_bool(o, "b", false));
+	assert_true(jsonx_bool(o, "s", true));
 	json_object_put(o);
 }
 
