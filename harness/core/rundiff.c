@@ -375,66 +375,50 @@ static bool finished(json_object *boot)
 	return ran(boot) && strcmp(v, "INCOMPLETE") && strcmp(v, "RUNNING");
 }
 
+/*
+ * The problem signatures of boot `in` that boot `other` does not have,
+ * each once, as cls (a note when the problem was allowed), from -> to.
+ */
+static void problems_only_in(struct ctx *c, const char *key, json_object *in,
+			     json_object *other, enum rundiff_class cls,
+			     const char *from, const char *to)
+{
+	_cleanup_strbuf_ struct strbuf id = STRBUF_INIT, k = STRBUF_INIT,
+				       det = STRBUF_INIT, o = STRBUF_INIT;
+
+	for (size_t i = 0; i < jsonx_len(in, "problems"); i++) {
+		json_object *p = jsonx_at(in, "problems", i);
+		bool seen = false;
+
+		problem_id(p, &id);
+		if (find_problem(other, id.buf))
+			continue;
+		/* Report each signature once per candidate. */
+		for (size_t j = 0; j < i && !seen; j++) {
+			problem_id(jsonx_at(in, "problems", j), &o);
+			seen = !strcmp(o.buf, id.buf);
+		}
+		if (seen)
+			continue;
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s/%s", key, id.buf);
+		strbuf_reset(&det);
+		strbuf_addf(&det, "%s: %s", jsonx_str(p, "kind"),
+			    jsonx_str(p, "title"));
+		add(c, jsonx_bool(p, "allowed", false) ? RUNDIFF_NOTE : cls,
+		    "problem", k.buf, from, to, det.buf);
+	}
+}
+
 static void diff_problems(struct ctx *c, const char *key, json_object *a,
 			  json_object *b)
 {
-	_cleanup_strbuf_ struct strbuf id = STRBUF_INIT, k = STRBUF_INIT,
-				       det = STRBUF_INIT;
-
 	/* New in B: B ran and A ran to the end.  Gone from B: the reverse. */
-	for (size_t i = 0; ran(b) && finished(a) &&
-			   i < jsonx_len(b, "problems"); i++) {
-		json_object *p = jsonx_at(b, "problems", i);
-
-		problem_id(p, &id);
-		if (find_problem(a, id.buf))
-			continue;
-		/* Report each signature once per candidate. */
-		{
-			bool seen = false;
-			_cleanup_strbuf_ struct strbuf o = STRBUF_INIT;
-			for (size_t j = 0; j < i && !seen; j++) {
-				problem_id(jsonx_at(b, "problems", j), &o);
-				seen = !strcmp(o.buf, id.buf);
-			}
-			if (seen)
-				continue;
-		}
-		strbuf_reset(&k);
-		strbuf_addf(&k, "%s/%s", key, id.buf);
-		strbuf_reset(&det);
-		strbuf_addf(&det, "%s: %s", jsonx_str(p, "kind"),
-			    jsonx_str(p, "title"));
-		add(c, jsonx_bool(p, "allowed", false) ? RUNDIFF_NOTE
-							 : RUNDIFF_REGRESSION,
-		    "problem", k.buf, NULL, "new", det.buf);
-	}
-	for (size_t i = 0; ran(a) && finished(b) &&
-			   i < jsonx_len(a, "problems"); i++) {
-		json_object *p = jsonx_at(a, "problems", i);
-
-		problem_id(p, &id);
-		if (find_problem(b, id.buf))
-			continue;
-		{
-			bool seen = false;
-			_cleanup_strbuf_ struct strbuf o = STRBUF_INIT;
-			for (size_t j = 0; j < i && !seen; j++) {
-				problem_id(jsonx_at(a, "problems", j), &o);
-				seen = !strcmp(o.buf, id.buf);
-			}
-			if (seen)
-				continue;
-		}
-		strbuf_reset(&k);
-		strbuf_addf(&k, "%s/%s", key, id.buf);
-		strbuf_reset(&det);
-		strbuf_addf(&det, "%s: %s", jsonx_str(p, "kind"),
-			    jsonx_str(p, "title"));
-		add(c, jsonx_bool(p, "allowed", false) ? RUNDIFF_NOTE
-							 : RUNDIFF_FIX,
-		    "problem", k.buf, "present", "gone", det.buf);
-	}
+	if (ran(b) && finished(a))
+		problems_only_in(c, key, b, a, RUNDIFF_REGRESSION, NULL,
+				 "new");
+	if (ran(a) && finished(b))
+		problems_only_in(c, key, a, b, RUNDIFF_FIX, "present", "gone");
 }
 
 static void diff_boot(struct ctx *c, const char *key, json_object *a,
