@@ -20,66 +20,24 @@
 
 #include "adapters/proc.h"
 #include "engine/boot.h"
+#include "boot_fixture.h"
 #include "fake_domain.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 
-static char tmp[] = "/tmp/bp-test-boot-XXXXXX";
-static char *run_dir, *stage_dir, *kernel;
-static int updates;
+static struct boot_fixture fx;
 
 static int setup(void **state)
 {
-	if (!mkdtemp(tmp))
-		return -1;
-	run_dir = path_join(tmp, "run");
-	stage_dir = path_join(tmp, "stage/bootproof-test");
-	kernel = path_join(tmp, "bzImage");
-	mkdir_p(run_dir, 0755);
-	return write_file_atomic(kernel, "not really a kernel", 19, 0644);
+	return boot_fixture_setup(&fx, "test");
 }
 
 static int teardown(void **state)
 {
-	rm_rf(tmp);
-	free(run_dir);
-	free(stage_dir);
-	free(kernel);
+	boot_fixture_teardown(&fx);
 	return 0;
-}
-
-static void count_update(void *ud, json_object *rec)
-{
-	updates++;
-}
-
-static struct boot_request base_req(void)
-{
-	struct boot_request r = {
-		.name = "bootproof-test",
-		.arch = GUEST_ARCH_X86_64,
-		.accel = GUEST_ACCEL_TCG,
-		.uri = "fake:///",
-		.kernel = kernel,
-		.run_dir = run_dir,
-		.prefix = "",
-		.stage_dir = stage_dir,
-		.ops = &fake_domain_ops,
-		.quiet = true,
-		.timeout_s = 30,
-		.on_update = count_update,
-	};
-	return r;
-}
-
-static const char *jstr(json_object *o, const char *k)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, k, &v) || !v)
-		return NULL;
-	return json_object_get_string(v);
 }
 
 static char *data(const char *name)
@@ -95,7 +53,7 @@ static char *data(const char *name)
 static void assert_log_copied(const char *src)
 {
 	_cleanup_strbuf_ struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	_cleanup_free_ char *p = path_join(run_dir, "console.log");
+	_cleanup_free_ char *p = path_join(fx.run_dir, "console.log");
 
 	assert_true(strbuf_read_file(&a, src, 0) >= 0);
 	assert_true(strbuf_read_file(&b, p, 0) >= 0);
@@ -108,31 +66,31 @@ static void test_clean_boot(void **state)
 	_cleanup_free_ char *log = data("debian61-boot.log");
 	struct fake_domain f = { .log = log, .end = GUEST_SHUTOFF,
 				 .end_reason = "guest shut down" };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 	json_object *v;
 
 	fake_domain_use(&f);
-	updates = 0;
+	fx.updates = 0;
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_BOOTED);
 	assert_int_equal(o.exit_code, 0);
-	assert_string_equal(jstr(o.record, "verdict"), "BOOTED");
-	assert_string_equal(jstr(o.record, "last_milestone"), "POWER_OFF");
-	assert_non_null(strstr(jstr(json_object_object_get(o.record, "kernel"),
+	assert_string_equal(jsonx_text(o.record, "verdict"), "BOOTED");
+	assert_string_equal(jsonx_text(o.record, "last_milestone"), "POWER_OFF");
+	assert_non_null(strstr(jsonx_text(json_object_object_get(o.record, "kernel"),
 				    "banner"),
 			       "Linux version 6.1.0-57-amd64"));
 	assert_true(json_object_object_get_ex(o.record, "complete", &v) &&
 		    json_object_get_boolean(v));
 	/* The command line has no agent when there is no image. */
-	assert_null(strstr(jstr(o.record, "cmdline"), "init="));
+	assert_null(strstr(jsonx_text(o.record, "cmdline"), "init="));
 	assert_non_null(strstr(f.xml, "<kernel>"));
-	assert_non_null(strstr(f.xml, stage_dir));
-	assert_true(updates > 0);
+	assert_non_null(strstr(f.xml, fx.stage_dir));
+	assert_true(fx.updates > 0);
 	assert_int_equal(f.freed, 1);
 	assert_log_copied(log);
 	/* The staging directory is gone. */
-	assert_int_equal(access(stage_dir, F_OK), -1);
+	assert_int_equal(access(fx.stage_dir, F_OK), -1);
 	json_object_put(o.record);
 	free(f.xml);
 }
@@ -146,7 +104,7 @@ static void test_panic_any_chunking(void **state)
 	for (size_t i = 0; i < ELEMENTSOF(chunks); i++) {
 		struct fake_domain f = { .log = log, .chunk = chunks[i],
 					 .end = GUEST_SHUTOFF };
-		struct boot_request r = base_req();
+		struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 		struct boot_outcome o;
 		json_object *p;
 
@@ -154,12 +112,12 @@ static void test_panic_any_chunking(void **state)
 		assert_int_equal(boot_run(&r, &o), 0);
 		assert_int_equal(o.verdict, VERDICT_PANIC);
 		assert_int_equal(o.exit_code, 1);
-		assert_string_equal(jstr(o.record, "reason"),
+		assert_string_equal(jsonx_text(o.record, "reason"),
 				    "Kernel panic - not syncing: VFS: Unable to "
 				    "mount root fs on unknown-block(0,0)");
 		p = json_object_object_get(o.record, "problems");
 		assert_int_equal(json_object_array_length(p), 2);
-		assert_string_equal(jstr(json_object_array_get_idx(p, 1), "kind"),
+		assert_string_equal(jsonx_text(json_object_array_get_idx(p, 1), "kind"),
 				    "PANIC");
 		json_object_put(o.record);
 		free(f.xml);
@@ -169,9 +127,9 @@ static void test_panic_any_chunking(void **state)
 /* pvpanic without a message on the console is still a panic. */
 static void test_pvpanic_event(void **state)
 {
-	_cleanup_free_ char *log = path_join(tmp, "short.log");
+	_cleanup_free_ char *log = path_join(fx.dir, "short.log");
 	struct fake_domain f = { .log = log, .end = GUEST_CRASHED };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 	const char *s = "[    0.000000] Linux version 6.12.118 (x) #1\r\n";
 
@@ -179,7 +137,7 @@ static void test_pvpanic_event(void **state)
 	fake_domain_use(&f);
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_PANIC);
-	assert_non_null(strstr(jstr(o.record, "reason"), "pvpanic"));
+	assert_non_null(strstr(jsonx_text(o.record, "reason"), "pvpanic"));
 	json_object_put(o.record);
 	free(f.xml);
 }
@@ -189,11 +147,11 @@ static void test_pvpanic_event(void **state)
 static void test_hung(void **state)
 {
 	_cleanup_free_ char *full = data("debian61-boot.log");
-	_cleanup_free_ char *log = path_join(tmp, "cut.log");
+	_cleanup_free_ char *log = path_join(fx.dir, "cut.log");
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 	struct fake_domain f = { .log = log, .chunk = 65536,
 				 .end = GUEST_RUNNING };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 	json_object *end;
 
@@ -204,11 +162,11 @@ static void test_hung(void **state)
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_HUNG);
 	assert_int_equal(o.exit_code, 1);
-	assert_string_equal(jstr(o.record, "reason"),
+	assert_string_equal(jsonx_text(o.record, "reason"),
 			    "no end within 1s; last milestone: KERNEL_BANNER");
 	assert_int_equal(f.destroyed, 1);
 	end = json_object_object_get(o.record, "end");
-	assert_string_equal(jstr(end, "how"), "timeout");
+	assert_string_equal(jsonx_text(end, "how"), "timeout");
 	json_object_put(o.record);
 	free(f.xml);
 }
@@ -221,15 +179,15 @@ static void test_start_fails(void **state)
 		.start_err_text = "cannot connect to libvirt at fake:///: "
 				  "Failed to connect socket",
 	};
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 
 	fake_domain_use(&f);
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_INFRA);
 	assert_int_equal(o.exit_code, 3);
-	assert_non_null(strstr(jstr(o.record, "reason"), "libvirt"));
-	assert_int_equal(access(stage_dir, F_OK), -1);
+	assert_non_null(strstr(jsonx_text(o.record, "reason"), "libvirt"));
+	assert_int_equal(access(fx.stage_dir, F_OK), -1);
 	json_object_put(o.record);
 	free(f.xml);
 }
@@ -238,12 +196,12 @@ static void test_start_fails(void **state)
 static void test_libvirt_lost(void **state)
 {
 	_cleanup_free_ char *full = data("debian61-boot.log");
-	_cleanup_free_ char *log = path_join(tmp, "cut2.log");
+	_cleanup_free_ char *log = path_join(fx.dir, "cut2.log");
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 	struct fake_domain f = { .log = log, .end = GUEST_LOST,
 				 .end_reason = "libvirtd closed the connection "
 					       "(stopped?)" };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 
 	assert_true(strbuf_read_file(&sb, full, 0) > 15000);
@@ -252,7 +210,7 @@ static void test_libvirt_lost(void **state)
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_INFRA);
 	assert_int_equal(o.exit_code, 3);
-	assert_string_equal(jstr(o.record, "reason"),
+	assert_string_equal(jsonx_text(o.record, "reason"),
 			    "libvirtd closed the connection (stopped?)");
 	json_object_put(o.record);
 	free(f.xml);
@@ -262,12 +220,12 @@ static void test_libvirt_lost(void **state)
 static void test_interrupted(void **state)
 {
 	_cleanup_free_ char *full = data("debian61-boot.log");
-	_cleanup_free_ char *log = path_join(tmp, "cut3.log");
+	_cleanup_free_ char *log = path_join(fx.dir, "cut3.log");
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 	static volatile sig_atomic_t intr;
 	struct fake_domain f = { .log = log, .end = GUEST_RUNNING,
 				 .interrupt_at_end = &intr };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 	json_object *v, *ms;
 
@@ -290,7 +248,7 @@ static void test_interrupted(void **state)
 
 static void test_cmdline(void **state)
 {
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	_cleanup_free_ char *a = NULL, *b = NULL;
 
 	r.image = "/x/root.img";
@@ -327,7 +285,7 @@ static json_object *scenario(json_object *rec, const char *name)
 	json_object *sc = json_object_object_get(rec, "scenarios");
 
 	for (size_t i = 0; i < json_object_array_length(sc); i++)
-		if (!strcmp(jstr(json_object_array_get_idx(sc, i), "name"), name))
+		if (!strcmp(jsonx_text(json_object_array_get_idx(sc, i), "name"), name))
 			return json_object_array_get_idx(sc, i);
 	return NULL;
 }
@@ -338,7 +296,7 @@ static void test_agent_run(void **state)
 {
 	_cleanup_free_ char *log = NULL;
 	struct fake_domain f = { .end = GUEST_SHUTOFF };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 	int calls = 0;
 	const char *const pass[] = { "boot", "bpf", "cgroups", "userfaultfd",
@@ -356,13 +314,13 @@ static void test_agent_run(void **state)
 	assert_int_equal(o.exit_code, 0);
 	assert_int_equal(o.scenarios_failed, 0);
 	for (size_t i = 0; i < ELEMENTSOF(pass); i++)
-		assert_string_equal(jstr(scenario(o.record, pass[i]), "result"),
+		assert_string_equal(jsonx_text(scenario(o.record, pass[i]), "result"),
 				    "pass");
-	assert_string_equal(jstr(scenario(o.record, "kgdb"), "result"), "skip");
-	assert_non_null(strstr(jstr(scenario(o.record, "kgdb"), "reason"),
+	assert_string_equal(jsonx_text(scenario(o.record, "kgdb"), "result"), "skip");
+	assert_non_null(strstr(jsonx_text(scenario(o.record, "kgdb"), "reason"),
 			       "CONFIG_KGDB not set"));
 	assert_non_null(strstr(f.xml, "root.qcow2"));
-	assert_non_null(strstr(jstr(o.record, "cmdline"),
+	assert_non_null(strstr(jsonx_text(o.record, "cmdline"),
 			       "init=/bootproof/agent"));
 	json_object_put(o.record);
 	free(f.xml);
@@ -376,7 +334,7 @@ static void test_agent_run(void **state)
 	assert_int_equal(o.verdict, VERDICT_BOOTED);
 	assert_int_equal(o.exit_code, 1);
 	assert_int_equal(o.scenarios_failed, 1);
-	assert_string_equal(jstr(scenario(o.record, "nosuch"), "result"),
+	assert_string_equal(jsonx_text(scenario(o.record, "nosuch"), "result"),
 			    "error");
 	json_object_put(o.record);
 	free(f.xml);
@@ -391,7 +349,7 @@ static void test_kgdbts_run(void **state)
 {
 	_cleanup_free_ char *log = NULL;
 	struct fake_domain f = { .end = GUEST_SHUTOFF };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 	json_object *p, *kgdb;
 	int calls = 0;
@@ -407,17 +365,17 @@ static void test_kgdbts_run(void **state)
 	assert_int_equal(o.exit_code, 1);
 	kgdb = scenario(o.record, "kgdb");
 	assert_non_null(kgdb);
-	assert_string_equal(jstr(kgdb, "result"), "fail");
-	assert_non_null(strstr(jstr(kgdb, "reason"), "kgdbts"));
+	assert_string_equal(jsonx_text(kgdb, "result"), "fail");
+	assert_non_null(strstr(jsonx_text(kgdb, "reason"), "kgdbts"));
 	p = json_object_object_get(o.record, "problems");
 	assert_int_equal(json_object_array_length(p), 5);
 	for (size_t i = 0; i < json_object_array_length(p); i++) {
 		json_object *e = json_object_array_get_idx(p, i);
 
-		assert_string_equal(jstr(e, "kind"), "WARNING");
-		assert_non_null(strstr(jstr(e, "title"), "drivers/misc/kgdbts.c"));
+		assert_string_equal(jsonx_text(e, "kind"), "WARNING");
+		assert_non_null(strstr(jsonx_text(e, "title"), "drivers/misc/kgdbts.c"));
 	}
-	assert_non_null(strstr(jstr(o.record, "reason"), "kgdbts.c:329"));
+	assert_non_null(strstr(jsonx_text(o.record, "reason"), "kgdbts.c:329"));
 	json_object_put(o.record);
 	free(f.xml);
 	proc_set_dry_run(NULL, NULL);
@@ -428,11 +386,11 @@ static void test_kgdbts_run(void **state)
 static void test_agent_cut(void **state)
 {
 	_cleanup_free_ char *full = NULL;
-	_cleanup_free_ char *log = path_join(tmp, "agent-cut.log");
+	_cleanup_free_ char *log = path_join(fx.dir, "agent-cut.log");
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 	struct fake_domain f = { .log = log, .end = GUEST_FAILED,
 				 .end_reason = "QEMU was killed" };
-	struct boot_request r = base_req();
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
 	struct boot_outcome o;
 	const char *cut;
 	int calls = 0;
@@ -450,11 +408,11 @@ static void test_agent_cut(void **state)
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_INFRA);
 	assert_int_equal(o.exit_code, 3);
-	assert_non_null(strstr(jstr(o.record, "reason"), "QEMU was killed"));
-	assert_string_equal(jstr(scenario(o.record, "bpf"), "result"), "pass");
-	assert_string_equal(jstr(scenario(o.record, "cgroups"), "result"),
+	assert_non_null(strstr(jsonx_text(o.record, "reason"), "QEMU was killed"));
+	assert_string_equal(jsonx_text(scenario(o.record, "bpf"), "result"), "pass");
+	assert_string_equal(jsonx_text(scenario(o.record, "cgroups"), "result"),
 			    "error");
-	assert_string_equal(jstr(scenario(o.record, "userfaultfd"), "result"),
+	assert_string_equal(jsonx_text(scenario(o.record, "userfaultfd"), "result"),
 			    "error");
 	json_object_put(o.record);
 	free(f.xml);

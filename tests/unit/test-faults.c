@@ -26,8 +26,10 @@
 #include "adapters/image_guestfs.h"
 #include "core/bzimage.h"
 #include "engine/boot.h"
+#include "boot_fixture.h"
 #include "fake_domain.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 
@@ -42,15 +44,6 @@ static int teardown(void **state)
 {
 	rm_rf(tmp);
 	return 0;
-}
-
-static const char *jstr(json_object *o, const char *k)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, k, &v) || !v)
-		return NULL;
-	return json_object_get_string(v);
 }
 
 /* ------------------------------------------------------------ kernel */
@@ -272,24 +265,6 @@ static void test_damaged_image_is_rebuilt(void **state)
 
 /* ------------------------------------------------------------ a boot */
 
-static struct boot_request req_in(const char *run_dir, const char *stage,
-				  const char *kernel)
-{
-	struct boot_request r = {
-		.name = "bootproof-faults",
-		.arch = GUEST_ARCH_X86_64,
-		.accel = GUEST_ACCEL_TCG,
-		.uri = "fake:///",
-		.kernel = kernel,
-		.run_dir = run_dir,
-		.prefix = "",
-		.stage_dir = stage,
-		.ops = &fake_domain_ops,
-		.quiet = true,
-		.timeout_s = 30,
-	};
-	return r;
-}
 
 /*
  * The results disk fills during the boot: console.log cannot be written.
@@ -304,7 +279,7 @@ static void test_console_log_disk_full(void **state)
 	_cleanup_free_ char *log = path_join(run, "console.log");
 	_cleanup_free_ char *src = NULL, *want = NULL;
 	struct fake_domain f = { .chunk = 8192, .end = GUEST_SHUTOFF };
-	struct boot_request r = req_in(run, stage, kernel);
+	struct boot_request r = boot_test_req("bootproof-faults", run, stage, kernel);
 	struct boot_outcome o;
 
 	if (access("/dev/full", W_OK) < 0)
@@ -321,9 +296,9 @@ static void test_console_log_disk_full(void **state)
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_INFRA);
 	assert_int_equal(o.exit_code, 3);
-	assert_string_equal(jstr(o.record, "reason"), want);
+	assert_string_equal(jsonx_text(o.record, "reason"), want);
 	assert_string_equal(
-		jstr(json_object_object_get(o.record, "end"), "how"), "infra");
+		jsonx_text(json_object_object_get(o.record, "end"), "how"), "infra");
 	/* Stopped at the first write, not at the end of the log. */
 	assert_int_equal(f.destroyed, 1);
 	assert_true(f.bytes <= 8192);
@@ -372,7 +347,7 @@ static void test_stale_stages_swept(void **state)
 	_cleanup_free_ char *kernel = path_join(tmp, "bzImage");
 	_cleanup_free_ char *src = NULL;
 	struct fake_domain f = { .end = GUEST_SHUTOFF };
-	struct boot_request r = req_in(run, stage, kernel);
+	struct boot_request r = boot_test_req("bootproof-faults", run, stage, kernel);
 	struct boot_outcome o;
 	int alive = -1;
 

@@ -39,8 +39,10 @@
 #include "core/junit.h"
 #include "core/ktap.h"
 #include "engine/boot.h"
+#include "boot_fixture.h"
 #include "fake_domain.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 
@@ -417,33 +419,17 @@ static void test_ktap_bounds(void **state)
 
 /* ------------------------------------------------------------ engine */
 
-static char tmp[] = "/tmp/bp-test-hostile-XXXXXX";
-static char *run_dir, *stage_dir, *kernel;
-static int updates;
+static struct boot_fixture fx;
 
 static int setup(void **state)
 {
-	if (!mkdtemp(tmp))
-		return -1;
-	run_dir = path_join(tmp, "run");
-	stage_dir = path_join(tmp, "stage/bootproof-hostile");
-	kernel = path_join(tmp, "bzImage");
-	mkdir_p(run_dir, 0755);
-	return write_file_atomic(kernel, "not really a kernel", 19, 0644);
+	return boot_fixture_setup(&fx, "hostile");
 }
 
 static int teardown(void **state)
 {
-	rm_rf(tmp);
-	free(run_dir);
-	free(stage_dir);
-	free(kernel);
+	boot_fixture_teardown(&fx);
 	return 0;
-}
-
-static void count_update(void *ud, json_object *rec)
-{
-	updates++;
 }
 
 /* qemu-img is not run: the overlay for an image is faked. */
@@ -457,37 +443,14 @@ static int fake_qemu_img(const struct proc_cmd *cmd, struct proc_result *r,
 
 static struct boot_request base_req(bool agent)
 {
-	struct boot_request r = {
-		.name = "bootproof-hostile",
-		.arch = GUEST_ARCH_X86_64,
-		.accel = GUEST_ACCEL_TCG,
-		.uri = "fake:///",
-		.kernel = kernel,
-		.run_dir = run_dir,
-		.prefix = "",
-		.stage_dir = stage_dir,
-		.ops = &fake_domain_ops,
-		.quiet = true,
-		.timeout_s = 30,
-		.on_update = count_update,
-	};
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-hostile");
 
 	if (agent) {
 		r.image = "/images/root.img";
 		r.scenarios = "boot,bpf";
 		proc_set_dry_run(fake_qemu_img, NULL);
 	}
-	updates = 0;
 	return r;
-}
-
-static const char *jstr(json_object *o, const char *k)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, k, &v) || !v)
-		return NULL;
-	return json_object_get_string(v);
 }
 
 static json_object *scenario(json_object *rec, const char *name)
@@ -495,14 +458,14 @@ static json_object *scenario(json_object *rec, const char *name)
 	json_object *sc = json_object_object_get(rec, "scenarios");
 
 	for (size_t i = 0; i < json_object_array_length(sc); i++)
-		if (!strcmp(jstr(json_object_array_get_idx(sc, i), "name"), name))
+		if (!strcmp(jsonx_text(json_object_array_get_idx(sc, i), "name"), name))
 			return json_object_array_get_idx(sc, i);
 	return NULL;
 }
 
 static char *write_log(const char *name, const char *text)
 {
-	char *p = path_join(tmp, name);
+	char *p = path_join(fx.dir, name);
 
 	assert_int_equal(write_file_atomic(p, text, strlen(text), 0644), 0);
 	return p;
@@ -592,7 +555,7 @@ static void test_flood_forever_is_hung(void **state)
 {
 	_cleanup_free_ char *log = write_log("head.log", BOOT_HEAD);
 	_cleanup_free_ char *pattern = NULL;
-	_cleanup_free_ char *clog = path_join(run_dir, "console.log");
+	_cleanup_free_ char *clog = path_join(fx.run_dir, "console.log");
 	struct flood fl = { 0 };
 	struct fake_domain f = { .log = log, .chunk = 65536,
 				 .end = GUEST_RUNNING, .gen = flood_gen,
@@ -611,9 +574,9 @@ static void test_flood_forever_is_hung(void **state)
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_HUNG);
 	assert_int_equal(o.exit_code, 1);
-	assert_non_null(strstr(jstr(o.record, "reason"), "no end within 3s"));
+	assert_non_null(strstr(jsonx_text(o.record, "reason"), "no end within 3s"));
 	assert_int_equal(f.destroyed, 1);
-	assert_string_equal(jstr(scenario(o.record, "boot"), "result"), "pass");
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "pass");
 	/* The verdict came at the timeout, not later. */
 	assert_true(now_ms() - t0 < 3000 + 3000);
 	assert_true(f.bytes > 4 * fl.len);
@@ -650,8 +613,8 @@ static void test_fake_ktap_from_kernel(void **state)
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_not_equal(o.verdict, VERDICT_BOOTED);
 	assert_int_equal(o.exit_code, 1);
-	assert_string_equal(jstr(scenario(o.record, "boot"), "result"), "error");
-	assert_string_equal(jstr(scenario(o.record, "bpf"), "result"), "error");
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "error");
+	assert_string_equal(jsonx_text(scenario(o.record, "bpf"), "result"), "error");
 	done(&o, &f);
 }
 
@@ -674,8 +637,8 @@ static void test_fake_result_midrun(void **state)
 
 	fake_domain_use(&f);
 	assert_int_equal(boot_run(&r, &o), 0);
-	assert_string_equal(jstr(scenario(o.record, "boot"), "result"), "pass");
-	assert_string_equal(jstr(scenario(o.record, "bpf"), "result"), "error");
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "pass");
+	assert_string_equal(jsonx_text(scenario(o.record, "bpf"), "result"), "error");
 	assert_int_not_equal(o.verdict, VERDICT_BOOTED);
 	assert_int_equal(o.exit_code, 1);
 	done(&o, &f);
@@ -701,8 +664,8 @@ static void test_plan_never_completes(void **state)
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_HUNG);
 	assert_int_equal(o.exit_code, 1);
-	assert_string_equal(jstr(scenario(o.record, "boot"), "result"), "pass");
-	assert_string_equal(jstr(scenario(o.record, "bpf"), "result"), "error");
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "pass");
+	assert_string_equal(jsonx_text(scenario(o.record, "bpf"), "result"), "error");
 	assert_true(fl.peak - fl.base < CONSOLE_HEAP_BOUND + KTAP_HEAP_BOUND);
 	done(&o, &f);
 }
@@ -759,7 +722,7 @@ static void test_ktap_result_flood(void **state)
 	assert_int_equal(o.verdict, VERDICT_HUNG);
 	assert_true(t0 < 3000 + 5000);
 	/* At most a record a second, not one per poll. */
-	assert_true(updates >= 1 && updates <= t0 / 1000 + 1);
+	assert_true(fx.updates >= 1 && fx.updates <= t0 / 1000 + 1);
 	done(&o, &f);
 }
 
@@ -851,7 +814,7 @@ static void test_panic_words_from_user_space(void **state)
 	fake_domain_use(&f);
 	assert_int_equal(boot_run(&r, &o), 0);
 	assert_int_equal(o.verdict, VERDICT_BOOTED);
-	assert_string_equal(jstr(scenario(o.record, "boot"), "result"), "pass");
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "pass");
 	assert_int_equal(o.exit_code, 0);
 	done(&o, &f);
 }
