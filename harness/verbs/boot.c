@@ -8,6 +8,7 @@
  * report the verdict and each scenario's result.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include "adapters/accel.h"
 #include "adapters/image_guestfs.h"
 #include "bootproof.h"
+#include "core/bootargs.h"
 #include "core/bzimage.h"
 #include "core/recjson.h"
 #include "engine/boot.h"
@@ -110,6 +112,21 @@ static char *in_tree(const char *kernel, const char *rel)
 	return NULL;
 }
 
+/* The first bytes of a file, for a look at its kind; -errno. */
+static ssize_t read_head(const char *path, unsigned char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, n);
+	if (r < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
 static int parse_uint(const char *opt, const char *s, unsigned *ret)
 {
 	char *end;
@@ -198,7 +215,7 @@ int verb_boot(int argc, char **argv)
 	_cleanup_free_ char *initrd = NULL, *config = NULL, *vmlinux = NULL;
 	_cleanup_free_ char *modules = NULL, *cache = NULL, *stage = NULL;
 	_cleanup_free_ char *allow_buf = NULL, *name = NULL, *kernel_abs = NULL;
-	_cleanup_strbuf_ struct strbuf head = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf head = STRBUF_INIT, msg = STRBUF_INIT;
 	_cleanup_(image_result_done) struct image_result img = { 0 };
 	const char *allowed[32];
 	size_t n_allowed = 0;
@@ -300,8 +317,19 @@ int verb_boot(int argc, char **argv)
 		initrd = beside(o.kernel, "initrd.img-", bi.release);
 	}
 	if (o.config) {
+		_cleanup_strbuf_ struct strbuf cfg = STRBUF_INIT;
+
 		if (!file_ok(o.config)) {
 			log_error("--config %s: no such file", o.config);
+			return BP_EXIT_USAGE;
+		}
+		e = strbuf_read_file(&cfg, o.config, 8 << 20);
+		if (e < 0) {
+			log_error_errno(e, "--config %s", o.config);
+			return BP_EXIT_USAGE;
+		}
+		if (bootargs_check_config(o.config, cfg.buf, cfg.len, &msg) < 0) {
+			log_error("%s", msg.buf);
 			return BP_EXIT_USAGE;
 		}
 		config = strdup(o.config);
@@ -309,8 +337,21 @@ int verb_boot(int argc, char **argv)
 		config = in_tree(o.kernel, ".config");
 	}
 	if (o.vmlinux) {
+		unsigned char eh[64];
+		ssize_t n;
+
 		if (!file_ok(o.vmlinux)) {
 			log_error("--vmlinux %s: no such file", o.vmlinux);
+			return BP_EXIT_USAGE;
+		}
+		n = read_head(o.vmlinux, eh, sizeof(eh));
+		if (n < 0) {
+			log_error_errno((int)n, "--vmlinux %s", o.vmlinux);
+			return BP_EXIT_USAGE;
+		}
+		if (bootargs_check_vmlinux(o.vmlinux, eh, (size_t)n,
+					   arch == GUEST_ARCH_X86_64, &msg) < 0) {
+			log_error("%s", msg.buf);
 			return BP_EXIT_USAGE;
 		}
 		vmlinux = strdup(o.vmlinux);
@@ -319,11 +360,20 @@ int verb_boot(int argc, char **argv)
 	}
 	if (o.allow) {
 		char *save = NULL;
+
+		if (bootargs_check_allow(o.allow, &msg) < 0) {
+			log_error("%s", msg.buf);
+			return BP_EXIT_USAGE;
+		}
 		allow_buf = strdup(o.allow);
 		for (char *t = strtok_r(allow_buf, ",", &save);
 		     t && n_allowed < ELEMENTSOF(allowed);
 		     t = strtok_r(NULL, ",", &save))
 			allowed[n_allowed++] = t;
+	}
+	if (bootargs_check_scenarios(o.scenarios, &msg) < 0) {
+		log_error("%s", msg.buf);
+		return BP_EXIT_USAGE;
 	}
 	with_agent = strcmp(o.scenarios, "none") != 0;
 

@@ -113,5 +113,17 @@ head -c 100000 /bin/sh >"$T/notakernel"
 "$BP" boot --kernel /nonexistent >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 2 ] && grep -q -- '--kernel /nonexistent' "$T/err" || no "missing kernel: exit $rc"
 "$BP" boot --kernel "$K" --accel warp >/dev/null 2>&1; [ $? = 2 ] || no "bad --accel must exit 2"
+# Typos and wrong files are refused before any guest starts (no run
+# directory is made), naming the option and what is wrong.
+bad() { # EXPECTED-MESSAGE ARGS...
+	want=$1; shift
+	"$BP" boot --kernel "$K" --results "$T/bad" "$@" >/dev/null 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -qF -- "$want" "$T/err" || no "$*: exit $rc, want 2 and '$want': $(cat "$T/err")"
+}
+bad "--scenarios boot,bfp: unknown scenario 'bfp'" --scenarios boot,bfp
+bad "--allow warning,oopz: unknown problem kind 'oopz'" --allow warning,oopz
+bad "--config /etc/passwd: not a kernel config" --config /etc/passwd
+bad "--vmlinux $K: not an ELF file" --vmlinux "$K"
+[ ! -e "$T/bad" ] || no "bad input made a run directory: $(ls "$T/bad")"
 
 exit $fail
