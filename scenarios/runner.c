@@ -155,11 +155,15 @@ static int read_console_level(void)
 #define MAX_CHECKS 64
 
 struct run_state {
+	const struct scenario *sc;
 	bool missing, header;
 	char missing_reason[KTAPFMT_REASON_MAX];
 	int cur;		/* check begun and not ended, or -1 */
 	unsigned ended;		/* checks that reported their end */
 	enum check_result res[MAX_CHECKS];
+	/* "check: reason; ..." of the checks that skipped, for a scenario
+	 * whose every check skipped. */
+	char skips[KTAPFMT_REASON_MAX];
 };
 
 static void handle_msg(struct run_state *st, const struct sc_msg *m)
@@ -179,6 +183,15 @@ static void handle_msg(struct run_state *st, const struct sc_msg *m)
 	case MSG_END:
 		if (m->idx < MAX_CHECKS)
 			st->res[m->idx] = (enum check_result)m->result;
+		if (m->result == CHECK_SKIP && st->sc &&
+		    m->idx < st->sc->n_checks) {
+			size_t used = strlen(st->skips);
+
+			snprintf(st->skips + used, sizeof(st->skips) - used,
+				 "%s%s: %s", used ? "; " : "",
+				 st->sc->checks[m->idx].name,
+				 m->text[0] ? m->text : "skipped");
+		}
 		st->ended = m->idx + 1;
 		st->cur = -1;
 		break;
@@ -215,7 +228,7 @@ static bool reap(pid_t pid, int *status)
 enum check_result scenario_run(const struct scenario *sc, unsigned num,
 			       const struct agent_params *p)
 {
-	struct run_state st = { .cur = -1 };
+	struct run_state st = { .sc = sc, .cur = -1 };
 	unsigned limit = 0;
 	bool done = false, timed_out = false;
 	double start = now_s(), deadline;
@@ -346,8 +359,8 @@ enum check_result scenario_run(const struct scenario *sc, unsigned num,
 		out_line(0, "# %s: %zu checks, %u skipped, %.1f s", sc->name,
 			 sc->n_checks, nskip, now_s() - start);
 		if (nskip == sc->n_checks) {
-			out_line(0, "ok %u %s # SKIP all checks skipped", num,
-				 sc->name);
+			out_line(0, "ok %u %s # SKIP all checks skipped: %s",
+				 num, sc->name, st.skips);
 			return CHECK_SKIP;
 		}
 		out_line(0, "ok %u %s", num, sc->name);

@@ -130,7 +130,7 @@ grep -qx 'ok 3 bpf # SKIP CONFIG_BPF_SYSCALL not set' \
 	"$work/attach/console.txt" || bad "bpf not skipped for CONFIG_BPF_SYSCALL"
 grep -qx 'ok 5 userfaultfd # SKIP CONFIG_USERFAULTFD not set' \
 	"$work/attach/console.txt" || bad "userfaultfd not skipped"
-grep -qx 'ok 6 mm # SKIP all checks skipped' "$work/attach/console.txt" ||
+grep -qx 'ok 6 mm # SKIP all checks skipped: ksm: CONFIG_KSM not set; thp: CONFIG_TRANSPARENT_HUGEPAGE not set; mglru: CONFIG_LRU_GEN not set' "$work/attach/console.txt" ||
 	bad "mm not skipped"
 grep -q '^not ok' "$work/attach/console.txt" && bad "a scenario failed"
 
