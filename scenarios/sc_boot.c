@@ -4,7 +4,8 @@
  * harness attached work: the root disk is virtio-blk and a known pattern
  * reads back from it with O_DIRECT; the virtio-net interface comes up with
  * carrier and transmits; virtio-rng gives bytes through /dev/hwrng; the
- * virtio console takes a line; the pvpanic device (PCI or ISA) is bound.
+ * virtio console takes a line; the harness's virtio-serial channel is a
+ * named port; the pvpanic device (PCI or ISA) is bound.
  * A device that was not attached is a SKIP; one attached but not working
  * is a failure.
  */
@@ -529,6 +530,112 @@ static enum check_result check_virtio_console(struct tctx *t)
 }
 
 /*
+ * The virtio-serial channel the harness attaches (domxml: a <channel> of
+ * type virtio named org.bootproof.agent.0): the guest must see a port of
+ * that name with its device node.  The host side is a pty nobody reads
+ * unless a client opens the channel, so the port is written to only when
+ * the host is connected (debugfs says so); otherwise the diagnostic says
+ * the write was not tried.
+ */
+#define AGENT_CHANNEL "org.bootproof.agent.0"
+
+static bool find_port(const char *want, char *port, size_t n)
+{
+	_cleanup_closedir_ DIR *d = opendir("/sys/class/virtio-ports");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], name[128] = "";
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name",
+			 e->d_name);
+		if (read_line(path, name, sizeof(name)) >= 0 &&
+		    !strcmp(name, want)) {
+			snprintf(port, n, "%s", e->d_name);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* 1 connected, 0 not, -1 unknown (no debugfs). */
+static int host_connected(const char *port)
+{
+	char path[300], buf[4096];
+	_cleanup_close_ int fd = -1;
+	ssize_t r;
+	const char *p;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/virtio-ports/%s",
+		 port);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, sizeof(buf) - 1);
+	if (r <= 0)
+		return -1;
+	buf[r] = '\0';
+	p = strstr(buf, "host_connected: ");
+	if (!p)
+		return -1;
+	return p[16] == '1';
+}
+
+static enum check_result check_virtio_channel(struct tctx *t)
+{
+	char pcidir[300], drv[64], port[256] = "", dev[300], line[160];
+	_cleanup_close_ int fd = -1;
+	struct utsname u;
+	double end;
+	ssize_t w;
+	size_t len;
+	int conn;
+
+	if (!pci_find(VIRTIO_CONSOLE, 0, 0, pcidir, sizeof(pcidir)))
+		return skip(t, "no virtio-serial device attached");
+	if (!wait_virtio_driver(pcidir, "virtio_console", 3000, drv,
+				sizeof(drv)))
+		return driver_absent(t, pcidir, "VIRTIO_CONSOLE",
+				     "virtio_console");
+	/* Ports are added asynchronously after the driver binds. */
+	end = now_s() + 5;
+	while (!find_port(AGENT_CHANNEL, port, sizeof(port)) && now_s() < end)
+		sleep_ms(100);
+	if (!port[0])
+		return skip(t, "no virtio-serial port named " AGENT_CHANNEL
+			       " (the host attached no such channel)");
+	snprintf(dev, sizeof(dev), "/dev/%s", port);
+	while (!path_exists(dev) && now_s() < end)
+		sleep_ms(100);
+	if (!path_exists(dev))
+		return fail(t, "port %s is %s but %s did not appear",
+			    AGENT_CHANNEL, port, dev);
+	conn = host_connected(port);
+	if (conn != 1) {
+		diag(t, "%s is %s (%s); host side %s: nothing written",
+		     AGENT_CHANNEL, port, dev,
+		     conn == 0 ? "not connected" : "unknown (no debugfs)");
+		return CHECK_PASS;
+	}
+	fd = open(dev, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return fail(t, "open %s: %s", dev, errname(errno));
+	uname(&u);
+	len = (size_t)snprintf(line, sizeof(line),
+			       "bootproof-agent: channel ok %s\n", u.release);
+	w = write(fd, line, len);
+	if (w < 0)
+		return fail(t, "write to %s: %s", dev, errname(errno));
+	if ((size_t)w != len)
+		return fail(t, "short write to %s: %zd of %zu", dev, w, len);
+	diag(t, "%s is %s; wrote '%.*s'", AGENT_CHANNEL, dev, (int)len - 1,
+	     line);
+	return CHECK_PASS;
+}
+
+/*
  * The pvpanic device, whichever way it is attached: as a PCI device
  * (1b36:0011, driver pvpanic-pci), or on the ISA bus (libvirt's
  * <panic model="isa"/>, QEMU's "pvpanic" at port 0x505), which the guest
@@ -606,13 +713,14 @@ static const struct check boot_checks[] = {
 	{ "virtio_net", check_virtio_net },
 	{ "virtio_rng", check_virtio_rng },
 	{ "virtio_console", check_virtio_console },
+	{ "virtio_channel", check_virtio_channel },
 	{ "pvpanic", check_pvpanic },
 };
 
 const struct scenario scenario_boot = {
 	.name = "boot",
 	.summary = "kernel, CPUs, memory, virtio-blk/net/rng/console, "
-		   "pvpanic",
+		   "the agent's virtio-serial channel, pvpanic",
 	.flags = SC_GUEST_ONLY,
 	SCENARIO_CHECKS(boot_checks),
 };
