@@ -24,7 +24,7 @@
 
 static const char *const wanted[] = {
 	"virtio_pci", "virtio_blk", "virtio_net", "virtio_rng",
-	"virtio_console", "pvpanic_pci",
+	"virtio_console", "pvpanic_pci", "pvpanic_mmio",
 };
 
 struct modstate {

@@ -678,11 +678,7 @@ static enum check_result check_pvpanic(struct tctx *t)
 		return skip(t, "no pvpanic device attached (neither PCI "
 			       "1b36:0011 nor ACPI QEMU0001)");
 	snprintf(link, sizeof(link), "%s/driver", dir);
-	/* A driver the agent does not load (modules.c) binds only when
-	 * built in: no point waiting for it. */
-	end = now_s() + (strcmp(module_status(k->module), "not requested")
-				 ? 3
-				 : 0);
+	end = now_s() + 3;
 	while ((link_basename(link, drv, sizeof(drv)) < 0 ||
 		strcmp(drv, k->driver)) && now_s() < end)
 		sleep_ms(100);
@@ -694,12 +690,6 @@ static enum check_result check_pvpanic(struct tctx *t)
 		if (st == KCFG_UNSET)
 			return skip(t, "%s attached but CONFIG_%s not set",
 				    k->what, k->config);
-		if (!strcmp(ms, "not requested") &&
-		    (st == KCFG_UNKNOWN || !strcmp(val, "m")))
-			return skip(t, "%s attached; module %s left unloaded "
-				       "on purpose (a bound pvpanic can cut a "
-				       "panic message short)",
-				    k->what, k->module);
 		if (!strncmp(ms, "not loaded", 10) &&
 		    (st == KCFG_UNKNOWN || !strcmp(val, "m")))
 			return skip(t, "driver %s not available: module %s",

@@ -612,16 +612,10 @@ int image_layout_write_tar(const struct image_layout *l, FILE *f,
 
 /* --------------------------------------------------------- modules */
 
-/*
- * Not pvpanic_mmio, the driver of the ISA pvpanic device bootproof boot
- * attaches: a bound pvpanic tells QEMU of a panic from the panic notifiers,
- * before the kernel flushes a panic message it could not print at once,
- * and libvirt then destroys the guest (on_crash): the message can be lost
- * (docs/boot.md).  pvpanic_pci binds only the plain-QEMU tests' device.
- */
 const char *const image_default_modules[] = {
 	"virtio_net", "virtio_rng", "virtio_console", "virtio_pci",
-	"virtio_blk", "ext4",	    "pvpanic_pci",    NULL,
+	"virtio_blk", "ext4",	    "pvpanic_pci",    "pvpanic_mmio",
+	NULL,
 };
 
 #define MODNAME_MAX 64

@@ -38,13 +38,13 @@ for f in console.log domain.xml run.json junit.xml; do
 	[ -s "$d/$f" ] || no "missing $d/$f"
 done
 grep -q '"complete":true' "$d/run.json" || no "run.json not complete"
-# The ISA pvpanic device libvirt attaches is found (ACPI QEMU0001); its
-# module is left unloaded on purpose (docs/boot.md), and the check says so.
+# The ISA pvpanic device libvirt attaches is found (ACPI QEMU0001) and
+# bound: the check passes, it does not skip.
 # The agent's virtio-serial channel is a port of its name in the guest.
 tr -d '\r' <"$d/console.log" | grep -q 'virtio_channel: org.bootproof.agent.0 is vport' ||
 	no "virtio-serial channel not found: $(tr -d '\r' <"$d/console.log" | grep -E 'virtio_channel' | tail -n 2)"
-tr -d '\r' <"$d/console.log" | grep -Eq '^ +ok [0-9]+ pvpanic # SKIP pvpanic ISA \(ACPI QEMU0001\) attached; module pvpanic_mmio left unloaded on purpose' ||
-	no "pvpanic check: $(tr -d '\r' <"$d/console.log" | grep -E 'pvpanic' | tail -n 2)"
+tr -d '\r' <"$d/console.log" | grep -Eq '^ +ok [0-9]+ pvpanic$' ||
+	no "pvpanic check did not pass: $(tr -d '\r' <"$d/console.log" | grep -E 'pvpanic' | tail -n 2)"
 grep -q '"accel":"tcg"' "$d/run.json" || grep -q '"accel":"kvm"' "$d/run.json" || no "accelerator not recorded"
 grep -q 'testcase classname=.* name="scenario:bpf"' "$d/junit.xml" || no "junit lacks scenario:bpf"
 # The overlay and staged kernel are gone; the cached image untouched.
@@ -57,6 +57,11 @@ el=$(($(date +%s) - start))
 [ $rc = 1 ] || no "crash: exit $rc, want 1"
 grep -q '^verdict: PANIC (Kernel panic - not syncing: sysrq triggered crash)' "$T/out" || no "crash: $(head -n 1 "$T/out")"
 [ $el -lt 200 ] || no "crash: took ${el}s: the panic must end the boot, not the timeout"
+# The guest's pvpanic (ISA, bound to pvpanic-mmio) told QEMU, and libvirt's
+# crash event ended the boot.
+d=$(rundir "$T/out")
+grep -q '"how":"panic-event"' "$d/run.json" ||
+	no "crash: the boot did not end on the pvpanic event: $(grep '"how"' "$d/run.json")"
 echo "ok panic in ${el}s"
 
 # 3. Hang: HUNG at the timeout with the last milestone.

@@ -580,6 +580,7 @@ static void test_modules_select(void **state)
 		"kernel/net/core/failover.ko",
 		"kernel/drivers/misc/pvpanic/pvpanic.ko",
 		"kernel/drivers/misc/pvpanic/pvpanic-pci.ko",
+		"kernel/drivers/misc/pvpanic/pvpanic-mmio.ko",
 	};
 	/* virtio_console is in neither list: it must come back missing */
 	assert_int_equal(image_modules_select(&d, image_default_modules, &s,
@@ -590,8 +591,6 @@ static void test_modules_select(void **state)
 		assert_string_equal(s.paths[i], expect[i]);	/* dep order */
 	assert_false(has(&s, "kernel/fs/btrfs/btrfs.ko"));
 	assert_false(has(&s, "kernel/lib/raid6/raid6_pq.ko"));
-	/* left out on purpose: see image_default_modules */
-	assert_false(has(&s, "kernel/drivers/misc/pvpanic/pvpanic-mmio.ko"));
 	assert_int_equal(s.n_builtin, 1);
 	assert_string_equal(s.builtin[0], "virtio_blk");
 	assert_int_equal(s.n_missing, 1);
