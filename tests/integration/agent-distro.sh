@@ -73,6 +73,8 @@ grep -q '^# bootproof-agent: done' "$log" || bad "no '# bootproof-agent: done'"
 grep -q 'reboot: Power down' "$log" || bad "no 'reboot: Power down'"
 grep -q "^bootproof-agent: hvc0 ok $rel" "$work/ok/hvc0.log" ||
 	bad "nothing from the agent on the virtio console"
+grep -q "^bootproof-agent: channel ok $rel" "$work/ok/channel.log" ||
+	bad "nothing from the agent on the virtio-serial channel"
 debugfs -R 'cat /bootproof/dmesg.txt' "$work/ok/root.img" 2>/dev/null |
 	grep -q "Linux version $rel" || bad "/bootproof/dmesg.txt not saved"
 if [ -n "${BOOTPROOF:-}" ] && [ -x "$BOOTPROOF" ]; then
