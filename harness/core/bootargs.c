@@ -13,14 +13,6 @@ const char *const bootargs_test_scenarios[] = {
 	"crash", "hang", "timeout", "segv", NULL,
 };
 
-static bool in_list(const char *const *list, const char *s, size_t len)
-{
-	for (; *list; list++)
-		if (strlen(*list) == len && !memcmp(*list, s, len))
-			return true;
-	return false;
-}
-
 static void add_list(struct strbuf *err, const char *const *list)
 {
 	for (size_t i = 0; list[i]; i++)
@@ -40,8 +32,8 @@ int bootargs_check_scenarios(const char *list, struct strbuf *err)
 			strbuf_addf(err, "--scenarios %s: an empty name", list);
 			return -EINVAL;
 		}
-		if (!in_list(group_known_scenarios, p, n) &&
-		    !in_list(bootargs_test_scenarios, p, n)) {
+		if (!group_in_list(group_known_scenarios, p, n) &&
+		    !group_in_list(bootargs_test_scenarios, p, n)) {
 			strbuf_addf(err, "--scenarios %s: unknown scenario "
 				    "'%.*s' (known: ", list, (int)n, p);
 			add_list(err, group_known_scenarios);

@@ -12,7 +12,7 @@ const char *const group_known_scenarios[] = {
 
 const char *const group_known_arches[] = { "x86_64", "i386", NULL };
 
-static bool in_list(const char *const *list, const char *s, size_t len)
+bool group_in_list(const char *const *list, const char *s, size_t len)
 {
 	for (; *list; list++)
 		if (strlen(*list) == len && !memcmp(*list, s, len))
@@ -176,7 +176,7 @@ static int parse_scenarios(struct group *g, const char *v, size_t n,
 		while (i < n && v[i] != ',' && !is_space(v[i]))
 			i++;
 		len = i - start;
-		if (!in_list(group_known_scenarios, v + start, len)) {
+		if (!group_in_list(group_known_scenarios, v + start, len)) {
 			struct strbuf known = STRBUF_INIT;
 			int r;
 
@@ -223,7 +223,7 @@ static int set_header(struct group *g, int k, const char *v, size_t n,
 		return 0;
 	}
 	case HDR_ARCH:
-		if (!in_list(group_known_arches, v, n))
+		if (!group_in_list(group_known_arches, v, n))
 			return fail(err, file, line,
 				    "unknown arch '%.*s' (expected x86_64 or "
 				    "i386)",

@@ -40,6 +40,9 @@
  * userfaultfd, kgdb, mm.  NULL-terminated. */
 extern const char *const group_known_scenarios[];
 
+/* Is s[0..len) one of the NULL-terminated list's names? */
+bool group_in_list(const char *const *list, const char *s, size_t len);
+
 /* Architectures a group can be for. */
 extern const char *const group_known_arches[];
 
