@@ -486,14 +486,36 @@ static enum check_result check_virtio_rng(struct tctx *t)
 	return CHECK_PASS;
 }
 
-static enum check_result check_virtio_console(struct tctx *t)
+/* Write "bootproof-agent: <what> ok <release><eol>" to a port. */
+static enum check_result write_ok_line(struct tctx *t, const char *dev,
+				       const char *what, const char *eol)
 {
-	char pcidir[300], drv[64], line[160], dev[32] = "";
 	_cleanup_close_ int fd = -1;
 	struct utsname u;
-	double end;
-	ssize_t w;
+	char line[160];
 	size_t len;
+	ssize_t w;
+
+	fd = open(dev, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return fail(t, "open %s: %s", dev, errname(errno));
+	uname(&u);
+	len = (size_t)snprintf(line, sizeof(line), "bootproof-agent: %s ok %s%s",
+			       what, u.release, eol);
+	w = write(fd, line, len);
+	if (w < 0)
+		return fail(t, "write to %s: %s (host side not reading?)", dev,
+			    errname(errno));
+	if ((size_t)w != len)
+		return fail(t, "short write to %s: %zd of %zu", dev, w, len);
+	diag(t, "wrote '%.*s' to %s", (int)(len - strlen(eol)), line, dev);
+	return CHECK_PASS;
+}
+
+static enum check_result check_virtio_console(struct tctx *t)
+{
+	char pcidir[300], drv[64], dev[32] = "";
+	double end;
 
 	if (!pci_find(VIRTIO_CONSOLE, 0, 0, pcidir, sizeof(pcidir)))
 		return skip(t, "no virtio-serial/virtio-console device "
@@ -513,20 +535,7 @@ static enum check_result check_virtio_console(struct tctx *t)
 	if (!dev[0])
 		return fail(t, "virtio_console bound but no hvc0 appeared "
 			       "(no virtconsole port attached?)");
-	fd = open(dev, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return fail(t, "open %s: %s", dev, errname(errno));
-	uname(&u);
-	len = (size_t)snprintf(line, sizeof(line),
-			       "bootproof-agent: hvc0 ok %s\r\n", u.release);
-	w = write(fd, line, len);
-	if (w < 0)
-		return fail(t, "write to %s: %s (host side not reading?)", dev,
-			    errname(errno));
-	if ((size_t)w != len)
-		return fail(t, "short write to %s: %zd of %zu", dev, w, len);
-	diag(t, "wrote '%.*s' to %s", (int)len - 2, line, dev);
-	return CHECK_PASS;
+	return write_ok_line(t, dev, "hvc0", "\r\n");
 }
 
 /*
@@ -585,12 +594,8 @@ static int host_connected(const char *port)
 
 static enum check_result check_virtio_channel(struct tctx *t)
 {
-	char pcidir[300], drv[64], port[256] = "", dev[300], line[160];
-	_cleanup_close_ int fd = -1;
-	struct utsname u;
+	char pcidir[300], drv[64], port[256] = "", dev[300];
 	double end;
-	ssize_t w;
-	size_t len;
 	int conn;
 
 	if (!pci_find(VIRTIO_CONSOLE, 0, 0, pcidir, sizeof(pcidir)))
@@ -619,20 +624,8 @@ static enum check_result check_virtio_channel(struct tctx *t)
 		     conn == 0 ? "not connected" : "unknown (no debugfs)");
 		return CHECK_PASS;
 	}
-	fd = open(dev, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return fail(t, "open %s: %s", dev, errname(errno));
-	uname(&u);
-	len = (size_t)snprintf(line, sizeof(line),
-			       "bootproof-agent: channel ok %s\n", u.release);
-	w = write(fd, line, len);
-	if (w < 0)
-		return fail(t, "write to %s: %s", dev, errname(errno));
-	if ((size_t)w != len)
-		return fail(t, "short write to %s: %zd of %zu", dev, w, len);
-	diag(t, "%s is %s; wrote '%.*s'", AGENT_CHANNEL, dev, (int)len - 1,
-	     line);
-	return CHECK_PASS;
+	diag(t, "%s is %s", AGENT_CHANNEL, dev);
+	return write_ok_line(t, dev, "channel", "\n");
 }
 
 /*
