@@ -10,7 +10,10 @@
  *    tiny chunks): chunking must not change the cost much;
  *  - kconfig: parsing a real final .config against splitting it in lines;
  *  - memory: peak RSS growth while a flood of the given size goes through
- *    console+KTAP, against the documented bound.
+ *    console+KTAP, against the documented bound;
+ *  - doctor on this host (real checks, libvirt, probe guests, a libguestfs
+ *    launch): when its KVM verdict is known and when it is done, against
+ *    the 20 s target of docs/doctor.md.  BENCH_DOCTOR=0 leaves it out.
  *
  * Inputs are the golden logs of tests/data/console/ repeated up to
  * BENCH_MB (default 64) MiB.
@@ -26,6 +29,7 @@
 #include "core/console.h"
 #include "core/kconfig.h"
 #include "core/ktap.h"
+#include "verbs/doctor.h"
 #include "util/strbuf.h"
 
 static double now(void)
@@ -42,6 +46,15 @@ static long rss_kb(void)
 
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_maxrss;
+}
+
+static double loadavg(void)
+{
+	double l = -1;
+
+	if (getloadavg(&l, 1) != 1)
+		return -1;
+	return l;
 }
 
 static volatile size_t sink;
@@ -82,6 +95,51 @@ static double parse_console(const char *b, size_t n, size_t chunk)
 	console_free(c);
 	ktap_free(k);
 	return t;
+}
+
+struct doctor_times {
+	double t0, early;
+};
+
+static void doctor_early(const struct check_list *done, const char *accel,
+			 void *ud)
+{
+	struct doctor_times *t = ud;
+
+	t->early = now() - t->t0;
+}
+
+static void bench_doctor(void)
+{
+	const double target = 20.0;
+	struct doctor_times t = { 0 };
+	struct doctor_opts o = { .early = doctor_early, .early_ud = &t };
+	struct check_list checks = CHECK_LIST_INIT;
+	const char *accel = NULL;
+	double whole, gfs = 0;
+
+	t.t0 = now();
+	if (doctor_run(&hostcheck_real_ops, &o, &checks, &accel) < 0) {
+		puts("doctor: could not run");
+		return;
+	}
+	whole = now() - t.t0;
+	for (size_t i = 0; i < checks.n; i++) {
+		const char *d = checks.v[i].detail, *p;
+
+		if (strcmp(checks.v[i].name, "libguestfs") == 0 && d &&
+		    (p = strstr(d, "launched in ")) &&
+		    sscanf(p, "launched in %lf", &gfs) == 1 && gfs > 0)
+			printf("doctor: whole doctor / its libguestfs launch "
+			       "alone: %.2fx (the other checks run beside it)\n",
+			       whole / gfs);
+	}
+	printf("doctor: KVM verdict after %.1f s, whole doctor %.1f s "
+	       "(accelerator %s, bootable %s); %.2fx the %.0f s target "
+	       "(load %.2f)\n", t.early, whole, accel ? accel : "none",
+	       check_list_bootable(&checks) ? "yes" : "no", whole / target,
+	       target, loadavg());
+	check_list_release(&checks);
 }
 
 int main(void)
@@ -158,5 +216,8 @@ int main(void)
 	strbuf_release(&logs);
 	strbuf_release(&big);
 	strbuf_release(&cfg);
+
+	if (!getenv("BENCH_DOCTOR") || strcmp(getenv("BENCH_DOCTOR"), "0"))
+		bench_doctor();
 	return 0;
 }

@@ -2,7 +2,9 @@
 # bootproof doctor against the real host: libvirtd, QEMU probe guests, a
 # libguestfs launch, the compiler.  Asserts exit 0, the KVM line ("KVM
 # unusable: <reason>; using TCG" where KVM does not work), TCG, and that the
-# whole doctor takes less than 20 s; then --json, a different libvirt URI
+# KVM verdict is on stdout while the libguestfs appliance is still booting
+# (an order, not a time: how long doctor takes is measured by make bench);
+# then --json, a different libvirt URI
 # (the test driver, via --connect and $LIBVIRT_DEFAULT_URI), an unreachable
 # one (exit 3 naming libvirt) and bad usage (exit 2).
 set -u
@@ -11,19 +13,33 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 unset LIBVIRT_DEFAULT_URI
 
 [ -x "$BP" ] || { echo "no bootproof binary at $BP"; exit 1; }
 
 # ---------------------------------------------------------------- full run
-t0=$(now_ms)
-"$BP" doctor >"$T/out" 2>"$T/err"
+# stdout through a pipe read line by line: when the kvm line arrives, the
+# doctor's libguestfs child must still be running (its appliance takes
+# seconds more); a doctor printing everything at the end has reaped it.
+mkfifo "$T/pipe"
+"$BP" doctor >"$T/pipe" 2>"$T/err" &
+pid=$!
+kvm_early=no
+: >"$T/out"
+while IFS= read -r line; do
+	printf '%s\n' "$line" >>"$T/out"
+	case $line in
+	*" kvm "*)
+		if pgrep -P "$pid" >/dev/null; then
+			kvm_early=yes
+		fi
+		;;
+	esac
+done <"$T/pipe"
+wait "$pid"
 rc=$?
-elapsed=$(($(now_ms) - t0))
-load=$(cut -d' ' -f1 /proc/loadavg)
 cat "$T/out" "$T/err"
-echo "doctor: exit $rc in ${elapsed} ms (load $load on $(nproc) CPUs)"
+echo "doctor: exit $rc"
 
 [ $rc -eq 0 ] || no "doctor exited $rc, want 0"
 for name in qemu-x86_64 qemu-i386 libvirt libvirt-x86_64 libvirt-i686 \
@@ -49,10 +65,8 @@ grep -q '^ok    libvirt         connected to qemu:///system ' "$T/out" ||
 # Nothing but the report on stdout, nothing but logs on stderr.
 grep -qvE '^(ok|warn|FAIL) |^bootable: ' "$T/out" && no "stray lines on stdout"
 grep -qvE '^bootproof: ' "$T/err" && no "stray lines on stderr"
-slow=0
-if [ "$elapsed" -ge 20000 ]; then
-	slow=1
-fi
+[ "$kvm_early" = yes ] ||
+	no "the KVM verdict was not printed before the libguestfs launch ended"
 
 # ---------------------------------------------------------------- --json
 # --quick: the libguestfs launch was just shown; JSON is about the shape.
@@ -121,17 +135,6 @@ rc=$?
 [ $rc -eq 2 ] || no "extra argument exited $rc, want 2"
 
 if [ $fail -ne 0 ]; then
-	exit 1
-fi
-if [ $slow -eq 1 ]; then
-	# 20 s is the budget on this kind of machine; neighbours saturating
-	# the CPUs (load above the CPU count) stretch every TCG guest, ours
-	# included, and then the measurement says nothing about doctor.
-	if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
-		echo "doctor took ${elapsed} ms (over 20 s) with load $load on $(nproc) CPUs: host too busy to judge the time budget"
-		exit 77
-	fi
-	echo "FAIL: doctor took ${elapsed} ms, budget 20000 ms (load $load)"
 	exit 1
 fi
 echo "doctor: all assertions passed"
