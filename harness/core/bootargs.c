@@ -8,6 +8,7 @@
 
 #include "core/console.h"
 #include "core/groups.h"
+#include "core/verdict.h"
 
 const char *const bootargs_test_scenarios[] = {
 	"crash", "hang", "timeout", "segv", NULL,
@@ -73,10 +74,13 @@ int bootargs_check_allow(const char *list, struct strbuf *err)
 				    "allowed (it ends the boot)", list);
 			return -EINVAL;
 		}
-		if (strcasecmp(kind, "warn") && strcasecmp(kind, "all") &&
+		if (!verdict_allow_alias(kind) &&
 		    console_problem_kind_from_string(kind, &k) < 0) {
 			strbuf_addf(err, "--allow %s: unknown problem kind "
-				    "'%s' (known: warn, all", list, kind);
+				    "'%s' (known:", list, kind);
+			for (size_t i = 0; verdict_allow_aliases[i]; i++)
+				strbuf_addf(err, "%s %s", i ? "," : "",
+					    verdict_allow_aliases[i]);
 			for (int i = 0; i < _CONSOLE_PROBLEM_MAX; i++)
 				if (i != CONSOLE_PANIC)
 					strbuf_addf(err, ", %s",

@@ -50,6 +50,17 @@ const char *boot_end_name(enum boot_end e)
 	return "unknown";
 }
 
+const char *const verdict_allow_aliases[] = { VERDICT_ALLOW_WARN,
+						 VERDICT_ALLOW_ALL, NULL };
+
+bool verdict_allow_alias(const char *word)
+{
+	for (size_t i = 0; verdict_allow_aliases[i]; i++)
+		if (!strcasecmp(word, verdict_allow_aliases[i]))
+			return true;
+	return false;
+}
+
 bool verdict_kind_allowed(const char *kind, const char *const *allowed,
 			  size_t n_allowed)
 {
@@ -60,9 +71,11 @@ bool verdict_kind_allowed(const char *kind, const char *const *allowed,
 
 		if (!strcasecmp(a, kind))
 			return true;
-		if (!strcasecmp(a, "warn") && !strcasecmp(kind, "WARNING"))
+		if (!strcasecmp(a, VERDICT_ALLOW_WARN) &&
+		    !strcasecmp(kind, "WARNING"))
 			return true;
-		if (!strcasecmp(a, "all") && strcasecmp(kind, "PANIC"))
+		if (!strcasecmp(a, VERDICT_ALLOW_ALL) &&
+		    strcasecmp(kind, "PANIC"))
 			return true;
 	}
 	return false;

@@ -86,6 +86,14 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret);
 bool verdict_kind_allowed(const char *kind, const char *const *allowed,
 			  size_t n_allowed);
 
+/* The words an allow list takes besides problem kinds, in
+ * verdict_allow_aliases (NULL-terminated), and whether a word is one of
+ * them (any case). */
+#define VERDICT_ALLOW_WARN "warn"	/* WARNING */
+#define VERDICT_ALLOW_ALL "all"		/* everything but PANIC */
+extern const char *const verdict_allow_aliases[];
+bool verdict_allow_alias(const char *word);
+
 /* Kernel config options that slow a guest down a lot. */
 extern const char *const verdict_heavy_debug_options[];
 
