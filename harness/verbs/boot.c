@@ -26,17 +26,11 @@
 #include "core/recjson.h"
 #include "engine/boot.h"
 #include "engine/runrec.h"
+#include "util/interrupt.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 #include "verbs/report.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
 
 static void usage(FILE *f)
 {
@@ -225,7 +219,7 @@ int verb_boot(int argc, char **argv)
 	char accel_reason[512] = "";
 	struct run *run = NULL;
 	struct boot_outcome out;
-	struct sigaction sa = { .sa_handler = on_signal };
+	volatile sig_atomic_t *interrupted;
 	bool with_agent;
 	int c, e;
 
@@ -453,10 +447,7 @@ int verb_boot(int argc, char **argv)
 			 guest_arch_name(arch), bi.is_64bit ? "64-bit" : "32-bit",
 			 bi.release, accel_reason);
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	interrupted = interrupt_catch();
 
 	{
 		struct boot_request req = {
@@ -480,7 +471,7 @@ int verb_boot(int argc, char **argv)
 			.run_dir = run->dir,
 			.prefix = "",
 			.stage_dir = stage,
-			.interrupted = &interrupted,
+			.interrupted = interrupted,
 			.quiet = o.json,
 			.on_update = on_update,
 			.ud = run,

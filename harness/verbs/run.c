@@ -23,17 +23,11 @@
 #include "engine/ksrc.h"
 #include "engine/matrix.h"
 #include "util/jsonx.h"
+#include "util/interrupt.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 #include "verbs/report.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
 
 static void usage(FILE *f)
 {
@@ -232,7 +226,7 @@ int verb_run(int argc, char **argv)
 	json_object *resumed_doc = NULL;
 	char accel_reason[512] = "";
 	enum guest_accel accel = GUEST_ACCEL_TCG;
-	struct sigaction sa = { .sa_handler = on_signal };
+	volatile sig_atomic_t *interrupted;
 	struct matrix_outcome out = { 0 };
 	unsigned jobs = 0;
 	bool json = false, rebuild = false;
@@ -380,10 +374,7 @@ int verb_run(int argc, char **argv)
 	if (!uri || !*uri)
 		uri = "qemu:///system";
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	interrupted = interrupt_catch();
 	if (!json)
 		log_info("plan %s: %s; Linux %s at %s; %s", plan->name,
 			 plan_path, release, ksrc, accel_reason);
@@ -404,7 +395,7 @@ int verb_run(int argc, char **argv)
 			.quiet = json,
 			.jobs = jobs,
 			.rebuild = rebuild,
-			.interrupted = &interrupted,
+			.interrupted = interrupted,
 		};
 
 		r = matrix_run(&mo, &out, &err);
