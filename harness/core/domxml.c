@@ -159,7 +159,9 @@ static void devices(struct w *w, const struct domxml_spec *s,
 	end(w);
 
 	start(w, "channel");
-	attr(w, "type", "pty");
+	attr(w, "type", s->channel_file ? "file" : "pty");
+	if (s->channel_file)
+		empty_el(w, "source", "path", s->channel_file);
 	start(w, "target");
 	attr(w, "type", "virtio");
 	attr(w, "name", "org.bootproof.agent.0");
@@ -197,6 +199,8 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 		return -EINVAL;
 	if (s->kgdb_port < 0 || s->kgdb_port > 65535)
 		return -EINVAL;
+	if (s->channel_file && s->channel_file[0] != '/')
+		return -EINVAL;	/* libvirt wants an absolute path */
 	emulator = s->emulator ? s->emulator
 	 : s->arch == GUEST_ARCH_I386 ? "/usr/bin/qemu-system-i386"
 				      : "/usr/bin/qemu-system-x86_64";

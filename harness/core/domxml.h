@@ -48,6 +48,10 @@ struct domxml_spec {
 	const char *cmdline;	/* optional */
 	const char *disk;	/* qcow2 overlay on virtio-blk (vda), optional */
 	int kgdb_port;		/* > 0: ttyS1 as TCP server 127.0.0.1:port */
+	/* The agent's virtio-serial channel: what the guest writes there
+	 * goes to this file (QEMU's file chardev, always connected);
+	 * NULL: a pty nobody opens. */
+	const char *channel_file;
 	bool no_network;	/* leave out the virtio-net interface */
 };
 

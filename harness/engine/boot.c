@@ -40,6 +40,9 @@
  * checks; a guest announcing a plan of billions gets placeholders up to
  * this, not 65536 (docs/reliability.md). */
 #define KTAP_MAX_TESTS 4096
+/* What is read of the agent's channel file (the agent writes one line). */
+#define CHANNEL_READ_MAX (64 << 10)
+#define CHANNEL_LINE "bootproof-agent: channel ok "
 /* Least time between two records handed to on_update. */
 #define UPDATE_MIN_MS 1000
 
@@ -63,6 +66,12 @@ struct session {
 	struct kgdb_check kgdb_check;
 	bool kgdb_ok;
 	char *kgdb_file;
+	/* the agent's virtio-serial channel, a file in the stage directory */
+	char *channel_path;	/* NULL: not attached as a file */
+	bool channel_read;	/* read after the guest ended */
+	long long channel_bytes;
+	bool channel_line;	/* the agent's line arrived */
+	char *channel_file;	/* its copy in run_dir (file name), or NULL */
 	/* scenarios asked for */
 	char *scen_buf;
 	const char *scen[MAX_SCENARIOS];
@@ -229,9 +238,36 @@ static json_object *kgdb_json(const struct session *s)
 	return o;
 }
 
+/* The host half of the boot scenario's virtio_channel check. */
+static json_object *channel_json(const struct session *s)
+{
+	json_object *o = json_object_new_object(), *c = json_object_new_object();
+
+	json_object_object_add(c, "bytes", json_object_new_int64(s->channel_bytes));
+	json_object_object_add(c, "agent_line",
+			       json_object_new_boolean(s->channel_line));
+	recjson_add_str(c, "file", s->channel_file);
+	json_object_object_add(o, "channel", c);
+	return o;
+}
+
+/* The guest's virtio_channel check passed (it wrote its line, or found
+ * the host side closed, which a file behind the channel never is), but
+ * the line is not in the file. */
+static bool channel_unproven(const struct session *s, const struct ktap_test *t)
+{
+	for (size_t i = 0; i < t->n_children; i++)
+		if (!strcmp(t->children[i]->name, "virtio_channel"))
+			return t->children[i]->status == KTAP_PASS &&
+			       !s->channel_line;
+	return false;
+}
+
 /*
- * One scenario's result: the guest's KTAP, combined with the host half of
- * kgdb.  Returns true when it counts as a failure.
+ * One scenario's result: the guest's KTAP, combined with the host halves
+ * of kgdb (gdb's session) and of the boot scenario's virtio_channel check
+ * (what arrived in the channel's file).  Returns true when it counts as a
+ * failure.
  */
 static bool scenario_json(const struct session *s, const char *name,
 			  bool final, json_object **ret)
@@ -271,6 +307,13 @@ static bool scenario_json(const struct session *s, const char *name,
 				 "attached";
 		}
 		json_object_object_add(o, "host", kgdb_json(s));
+	} else if (!strcmp(name, "boot") && s->channel_read && t) {
+		if (channel_unproven(s, t) && strcmp(res, "error")) {
+			res = "fail";
+			reason = "virtio_channel: the agent's line did not reach "
+				 "the host";
+		}
+		json_object_object_add(o, "host", channel_json(s));
 	} else if (!strcmp(name, "kgdb") && !s->req->vmlinux && t &&
 		   t->status == KTAP_SKIP) {
 		json_object *h = json_object_new_object();
@@ -363,6 +406,8 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 	recjson_add_str(files, "domain_xml", buf);
 	if (s->kgdb_file)
 		recjson_add_str(files, "kgdb", s->kgdb_file);
+	if (s->channel_file)
+		recjson_add_str(files, "channel", s->channel_file);
 	json_object_object_add(o, "files", files);
 	json_object_object_add(o, "complete", json_object_new_boolean(
 						      v && v->verdict != VERDICT_INCOMPLETE));
@@ -825,6 +870,47 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 	progress(s, "verdict %s: %s", boot_verdict_name(v.verdict), v.reason);
 }
 
+/*
+ * After the guest: what it wrote to the agent's channel (QEMU's file
+ * chardev in the stage directory), kept as <prefix>channel.log in the run
+ * directory (the first CHANNEL_READ_MAX bytes).  A file QEMU never created
+ * is an empty channel.
+ */
+static void read_channel(struct session *s)
+{
+	const struct boot_request *r = s->req;
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL, *copy = NULL;
+	char name[64];
+	struct stat st;
+	ssize_t n = 0;
+
+	if (!s->channel_path)
+		return;
+	s->channel_read = true;
+	fd = open(s->channel_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	s->channel_bytes = st.st_size;
+	buf = malloc(CHANNEL_READ_MAX);
+	if (!buf)
+		return;
+	while (n < CHANNEL_READ_MAX) {
+		ssize_t k = read(fd, buf + n, CHANNEL_READ_MAX - (size_t)n);
+		if (k <= 0)
+			break;
+		n += k;
+	}
+	if (!n)
+		return;
+	s->channel_line = memmem(buf, (size_t)n, CHANNEL_LINE,
+				 strlen(CHANNEL_LINE)) != NULL;
+	snprintf(name, sizeof(name), "%schannel.log", r->prefix ? r->prefix : "");
+	copy = path_join(r->run_dir, name);
+	if (copy && write_file_atomic(copy, buf, (size_t)n, 0644) == 0)
+		s->channel_file = strdup(name);
+}
+
 int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 {
 	struct boot_request req = *req_in;
@@ -882,6 +968,9 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 		finish(&s, BOOT_END_INFRA, err.buf, ret);
 		goto out;
 	}
+	/* Only the agent writes there, one line (docs/boot.md). */
+	if (req.image)
+		s.channel_path = path_join(req.stage_dir, "channel.log");
 
 	for (int attempt = 0; attempt < 3; attempt++) {
 		struct domxml_spec spec = {
@@ -893,6 +982,7 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 			.kernel = kernel,
 			.initrd = initrd,
 			.disk = disk,
+			.channel_file = s.channel_path,
 		};
 
 		if (s.kgdb_wanted) {
@@ -941,6 +1031,7 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 	}
 	s.t0 = clock_mono_ms();
 	follow(&s);
+	read_channel(&s);
 	finish(&s, s.end, NULL, ret);
 out:
 	if (s.g)
@@ -955,6 +1046,8 @@ out:
 	free(s.cmdline);
 	free(s.xml);
 	free(s.kgdb_file);
+	free(s.channel_path);
+	free(s.channel_file);
 	free(s.log_path);
 	return ret->record ? 0 : -ENOMEM;
 }

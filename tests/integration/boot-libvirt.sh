@@ -40,9 +40,14 @@ done
 grep -q '"complete":true' "$d/run.json" || no "run.json not complete"
 # The ISA pvpanic device libvirt attaches is found (ACPI QEMU0001) and
 # bound: the check passes, it does not skip.
-# The agent's virtio-serial channel is a port of its name in the guest.
-tr -d '\r' <"$d/console.log" | grep -q 'virtio_channel: org.bootproof.agent.0 is vport' ||
-	no "virtio-serial channel not found: $(tr -d '\r' <"$d/console.log" | grep -E 'virtio_channel' | tail -n 2)"
+# The agent's virtio-serial channel is a port of its name in the guest,
+# the agent writes its line there, and it reaches the host's file.
+tr -d '\r' <"$d/console.log" | grep -q 'virtio_channel: wrote .bootproof-agent: channel ok .* to /dev/vport' ||
+	no "the agent wrote nothing to its channel: $(tr -d '\r' <"$d/console.log" | grep -E 'virtio_channel' | tail -n 2)"
+grep -q "^bootproof-agent: channel ok $(basename "$K" | sed 's/^vmlinuz-//')\$" "$d/channel.log" ||
+	no "channel.log lacks the agent's line"
+tr -d ' \n' <"$d/run.json" | grep -q '"channel":{"bytes":[1-9][0-9]*,"agent_line":true,"file":"channel.log"}' ||
+	no "run.json: boot's host.channel does not record the line"
 tr -d '\r' <"$d/console.log" | grep -Eq '^ +ok [0-9]+ pvpanic$' ||
 	no "pvpanic check did not pass: $(tr -d '\r' <"$d/console.log" | grep -E 'pvpanic' | tail -n 2)"
 grep -q '"accel":"tcg"' "$d/run.json" || grep -q '"accel":"kvm"' "$d/run.json" || no "accelerator not recorded"

@@ -341,6 +341,94 @@ static void test_agent_run(void **state)
 	proc_set_dry_run(NULL, NULL);
 }
 
+/* A real run whose agent wrote its line to the virtio-serial channel
+ * (tests/data/boot/debian61-channel.log): the line must be in the file
+ * behind the channel, or the boot scenario fails although the guest
+ * passed its check; it is kept as channel.log and recorded as the boot
+ * scenario's host half. */
+static void test_channel(void **state)
+{
+	static const char line[] = "bootproof-agent: channel ok 6.1.0-57-amd64\n";
+	_cleanup_free_ char *log = NULL, *kept = NULL;
+	_cleanup_strbuf_ struct strbuf got = STRBUF_INIT;
+	struct fake_domain f = { .end = GUEST_SHUTOFF, .channel_text = line };
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
+	struct boot_outcome o;
+	json_object *boot, *ch;
+	double bytes;
+	int calls = 0;
+
+	assert_true(asprintf(&log, "%s/boot/debian61-channel.log", TEST_DATA) > 0);
+	f.log = log;
+	fake_domain_use(&f);
+	proc_set_dry_run(fake_qemu_img, &calls);
+	r.image = "/images/root.img";
+	r.scenarios = "boot,bpf,cgroups,userfaultfd,mm,kgdb";
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_non_null(strstr(f.xml, "<channel type=\"file\">"));
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_int_equal(o.exit_code, 0);
+	boot = scenario(o.record, "boot");
+	assert_string_equal(jsonx_text(boot, "result"), "pass");
+	ch = jsonx_get(jsonx_get(boot, "host"), "channel");
+	assert_non_null(ch);
+	assert_true(jsonx_num(ch, "bytes", &bytes));
+	assert_int_equal(bytes, strlen(line));
+	assert_true(jsonx_bool(ch, "agent_line", false));
+	assert_string_equal(jsonx_text(ch, "file"), "channel.log");
+	assert_string_equal(jsonx_text(jsonx_get(o.record, "files"), "channel"),
+			    "channel.log");
+	kept = path_join(fx.run_dir, "channel.log");
+	assert_true(strbuf_read_file(&got, kept, 0) > 0);
+	assert_string_equal(got.buf, line);
+	json_object_put(o.record);
+	free(f.xml);
+
+	/* Nothing arrived: the guest's ok is not enough. */
+	unlink(kept);
+	f = (struct fake_domain){ .log = log, .end = GUEST_SHUTOFF };
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_int_equal(o.exit_code, 1);
+	assert_int_equal(o.scenarios_failed, 1);
+	boot = scenario(o.record, "boot");
+	assert_string_equal(jsonx_text(boot, "result"), "fail");
+	assert_string_equal(jsonx_text(boot, "reason"),
+			    "virtio_channel: the agent's line did not reach the host");
+	ch = jsonx_get(jsonx_get(boot, "host"), "channel");
+	assert_true(jsonx_num(ch, "bytes", &bytes));
+	assert_int_equal(bytes, 0);
+	assert_false(jsonx_bool(ch, "agent_line", true));
+	assert_null(jsonx_text(ch, "file"));
+	assert_int_equal(access(kept, F_OK), -1);
+	json_object_put(o.record);
+	free(f.xml);
+
+	/* Something else arrived: still not the agent's line. */
+	f = (struct fake_domain){ .log = log, .end = GUEST_SHUTOFF,
+				  .channel_text = "garbage\n" };
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.exit_code, 1);
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "fail");
+	json_object_put(o.record);
+	free(f.xml);
+
+	/* The older log, from before the check existed: no virtio_channel
+	 * check, nothing to hold against the guest. */
+	free(log);
+	assert_true(asprintf(&log, "%s/boot/debian61-agent.log", TEST_DATA) > 0);
+	f = (struct fake_domain){ .log = log, .end = GUEST_SHUTOFF };
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.exit_code, 0);
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "pass");
+	json_object_put(o.record);
+	free(f.xml);
+	proc_set_dry_run(NULL, NULL);
+}
+
 /* A real kgdbts run (tests/data/boot/k612-kgdbts.log): the kernel's kgdb
  * self-test failed its hardware breakpoint tests under TCG.  The kgdb
  * scenario fails and says which tests, and the WARNINGs kgdbts raised make
@@ -431,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_agent_run),
+		cmocka_unit_test(test_channel),
 		cmocka_unit_test(test_kgdbts_run),
 		cmocka_unit_test(test_agent_cut),
 	};

@@ -46,6 +46,7 @@ static const struct domxml_spec full_x86_64 = {
 		   "bootproof.scenarios=boot,bpf",
 	.disk = "/var/cache/bootproof/runs/r1/root.qcow2",
 	.kgdb_port = 40123,
+	.channel_file = "/var/cache/bootproof/runs/r1/channel.log",
 };
 
 static void test_full_x86_64(void **state)
@@ -129,6 +130,9 @@ static void test_invalid(void **state)
 	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
 	s = full_x86_64;
 	s.kgdb_port = 70000;
+	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
+	s = full_x86_64;
+	s.channel_file = "channel.log";
 	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
 	assert_null(xml);
 }

@@ -2,6 +2,7 @@
 #include "fake_domain.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,31 @@ void fake_domain_use(struct fake_domain *f)
 	cur = f;
 }
 
+/* The guest's words on its virtio-serial channel, as QEMU's file chardev
+ * would have written them. */
+static void write_channel(const char *xml, const char *text)
+{
+	static const char tag[] = "<channel type=\"file\">";
+	static const char src[] = "<source path=\"";
+	const char *p = strstr(xml, tag), *e;
+	char path[4096];
+	FILE *f;
+
+	if (!p || !(p = strstr(p, src)))
+		return;
+	p += strlen(src);
+	e = strchr(p, '"');
+	if (!e || (size_t)(e - p) >= sizeof(path))
+		return;
+	memcpy(path, p, (size_t)(e - p));
+	path[e - p] = '\0';
+	f = fopen(path, "we");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
 static int fstart(const char *uri, const char *xml, struct guest **ret,
 		  struct strbuf *err)
 {
@@ -45,6 +71,8 @@ static int fstart(const char *uri, const char *xml, struct guest **ret,
 		free(g);
 		return -EIO;
 	}
+	if (cur->channel_text)
+		write_channel(xml, cur->channel_text);
 	g->state = GUEST_RUNNING;
 	*ret = g;
 	return 0;

@@ -32,6 +32,9 @@ struct fake_domain {
 	 */
 	ssize_t (*gen)(void *gen_ud, char *buf, size_t max);
 	void *gen_ud;
+	/* Written at start to the file behind the XML's <channel
+	 * type="file"> (what the agent sent the host); NULL: nothing. */
+	const char *channel_text;
 	/* what the engine did */
 	int started, destroyed, freed;
 	unsigned long long bytes; /* bytes the guest printed */
