@@ -1186,6 +1186,8 @@ static const char *file_label(const char *key)
 		return "domain XML";
 	if (!strcmp(key, "kgdb"))
 		return "gdb transcript (kgdb)";
+	if (!strcmp(key, "channel"))
+		return "agent channel (virtio-serial)";
 	return key;
 }
 
