@@ -56,19 +56,6 @@ void buildstage_result_done(struct buildstage_result *r)
 	*r = (struct buildstage_result){ 0 };
 }
 
-static int fail(struct strbuf *err, int r, const char *fmt, ...)
-	_printf_(3, 4);
-static int fail(struct strbuf *err, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	strbuf_reset(err);
-	va_start(ap, fmt);
-	strbuf_vaddf(err, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 
 static bool is_file(const char *p)
 {
@@ -365,13 +352,13 @@ static int lock_dir(const char *dir, volatile sig_atomic_t *cancel, int *ret,
 	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 
 	if (fd < 0)
-		return fail(err, -errno, "%s: %s", p, strerror(errno));
+		return strbuf_fail(err, -errno, "%s: %s", p, strerror(errno));
 	while (flock(fd, LOCK_EX) < 0)
 		if (errno != EINTR || (cancel && *cancel)) {
 			int e = -errno;
 
 			close(fd);
-			return fail(err, e, "%s: %s", p, strerror(-e));
+			return strbuf_fail(err, e, "%s: %s", p, strerror(-e));
 		}
 	*ret = fd;
 	return 0;
@@ -402,7 +389,7 @@ static int copy_in(const char *src, const char *dir, const char *name,
 	int r = copy_file_atomic(src, dst, 0644);
 
 	if (r < 0)
-		return fail(err, r, "cannot copy %s to %s: %s", src, dst,
+		return strbuf_fail(err, r, "cannot copy %s to %s: %s", src, dst,
 			    strerror(-r));
 	return 0;
 }
@@ -489,12 +476,12 @@ static int publish(const struct buildstage_opts *o, const char *obj,
 	}
 	json_object_put(j);
 	if (r < 0)
-		return fail(err, r, "%s: %s", meta, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", meta, strerror(-r));
 	if (o->rebuild)
 		rm_rf(ret->dir);
 	/* EEXIST/ENOTEMPTY: another identical build got there first. */
 	if (rename(tmp, ret->dir) < 0 && errno != EEXIST && errno != ENOTEMPTY)
-		return fail(err, -errno, "cannot rename %s to %s: %s", tmp,
+		return strbuf_fail(err, -errno, "cannot rename %s to %s: %s", tmp,
 			    ret->dir, strerror(errno));
 	return 0;
 }
@@ -527,7 +514,7 @@ static int build(const struct buildstage_opts *o, const char *obj,
 	objcfg = path_join(obj, ".config");
 	r = copy_file_atomic(o->config, objcfg, 0644);
 	if (r < 0)
-		return fail(err, r, "cannot copy %s to %s: %s", o->config, objcfg,
+		return strbuf_fail(err, r, "cannot copy %s to %s: %s", o->config, objcfg,
 			    strerror(-r));
 	log_note(lg, "building %s (.config sha256 %s) in %s", o->config,
 		 ret->hash, obj);
@@ -553,7 +540,7 @@ static int build(const struct buildstage_opts *o, const char *obj,
 		proc_result_release(&pr);
 		r = make(o, lg, obj, cc, steps[i].targets, steps[i].extra, &pr);
 		if (r < 0)
-			return fail(err, r, "cannot run make: %s", strerror(-r));
+			return strbuf_fail(err, r, "cannot run make: %s", strerror(-r));
 		if (pr.cancelled) {
 			ret->status = BUILDSTAGE_CANCELLED;
 			ret->reason = strdup("interrupted");
@@ -592,7 +579,7 @@ int buildstage_run(const struct buildstage_opts *o,
 	*ret = (struct buildstage_result){ 0 };
 	r = buildstage_hash_file(o->config, ret->hash);
 	if (r < 0)
-		return fail(err, r, "%s: %s", o->config, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", o->config, strerror(-r));
 	kdir = kernels_dir(o);
 	ws = buildstage_workdir(o->cache, o->ksrc, o->release, o->arch, NULL);
 	if (!kdir || !ws)
@@ -601,10 +588,10 @@ int buildstage_run(const struct buildstage_opts *o,
 	obj = path_join(ws, "obj");
 	r = mkdir_p(obj, 0755);
 	if (r < 0)
-		return fail(err, r, "%s: %s", obj, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", obj, strerror(-r));
 	r = mkdir_p(kdir, 0755);
 	if (r < 0)
-		return fail(err, r, "%s: %s", kdir, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", kdir, strerror(-r));
 
 	/* Built before (perhaps by whoever held the lock)?  Then only its
 	 * log is copied. */
@@ -626,10 +613,10 @@ int buildstage_run(const struct buildstage_opts *o,
 	rm_rf(tmp);
 	r = mkdir_p(tmp, 0755);
 	if (r < 0)
-		return fail(err, r, "%s: %s", tmp, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", tmp, strerror(-r));
 	lg.f = fopen(o->log, "we");
 	if (!lg.f) {
-		r = fail(err, -errno, "%s: %s", o->log, strerror(errno));
+		r = strbuf_fail(err, -errno, "%s: %s", o->log, strerror(errno));
 		goto out;
 	}
 	r = build(o, obj, tmp, &lg, &modules, ret, err);
@@ -653,7 +640,7 @@ int buildstage_run(const struct buildstage_opts *o,
 		double secs = ret->seconds, cpu = ret->cpu_seconds;
 
 		if (!load_record(ret->dir, ret)) {
-			r = fail(err, -EIO, "%s: incomplete after the build",
+			r = strbuf_fail(err, -EIO, "%s: incomplete after the build",
 				 ret->dir);
 			goto out;
 		}
@@ -676,7 +663,7 @@ reused:
 	bl = path_join(ret->dir, "build.log");
 	r = copy_file_atomic(bl, o->log, 0644);
 	if (r < 0)
-		return fail(err, r, "cannot copy %s to %s: %s", bl, o->log,
+		return strbuf_fail(err, r, "cannot copy %s to %s: %s", bl, o->log,
 			    strerror(-r));
 	return 0;
 }

@@ -17,41 +17,11 @@
 #include "engine/ksrc.h"
 #include "util/fileio.h"
 #include "util/paths.h"
+#include "util/xalloc.h"
 
 #define MIN_MS (60u * 1000u)
 #define HELPER_SRC "harness/kconfig-explain/kconfig-explain.c"
 #define HELPER_NAME "bp-kconfig-explain"
-
-static int fail(struct strbuf *err, int r, const char *fmt, ...) _printf_(3, 4);
-static int fail(struct strbuf *err, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		strbuf_reset(err);
-		va_start(ap, fmt);
-		strbuf_vaddf(err, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p)
-		abort();
-	return p;
-}
 
 static bool is_file(const char *p)
 {
@@ -191,7 +161,7 @@ static bool has_suffix(const char *s, const char *suf)
 
 static int unknown_base(struct strbuf *err, const char *what)
 {
-	return fail(err, -EINVAL,
+	return strbuf_fail(err, -EINVAL,
 		    "unknown base '%s': expected an in-tree target (defconfig, "
 		    "tinyconfig, allnoconfig, allyesconfig, allmodconfig, "
 		    "alldefconfig, <name>_defconfig of arch/x86/configs/, "
@@ -216,10 +186,10 @@ static int base_resolve(const struct configstage_opts *o, struct base_plan *b,
 		char buf[4096];
 
 		if (!realpath(o->base, buf))
-			return fail(err, -EINVAL, "base %s: %s", o->base,
+			return strbuf_fail(err, -EINVAL, "base %s: %s", o->base,
 				    strerror(errno));
 		if (!is_file(buf))
-			return fail(err, -EINVAL, "base %s: not a regular file",
+			return strbuf_fail(err, -EINVAL, "base %s: not a regular file",
 				    o->base);
 		b->file = xstrdup(buf);
 		b->files = xrealloc(NULL, sizeof(char *));
@@ -250,7 +220,7 @@ static int base_resolve(const struct configstage_opts *o, struct base_plan *b,
 			_cleanup_free_ char *p = path_join(o->ksrc, rel);
 
 			if (!is_file(p))
-				return fail(err, -EINVAL,
+				return strbuf_fail(err, -EINVAL,
 					    "unknown base '%s': no %s in %s", t,
 					    rel, o->ksrc);
 			add_file(b, o->ksrc, rel);
@@ -259,7 +229,7 @@ static int base_resolve(const struct configstage_opts *o, struct base_plan *b,
 			size_t before = b->n_files;
 
 			if (first)
-				return fail(err, -EINVAL,
+				return strbuf_fail(err, -EINVAL,
 					    "base '%s': a fragment cannot come "
 					    "first; start with a whole config "
 					    "such as tinyconfig+%s",
@@ -269,7 +239,7 @@ static int base_resolve(const struct configstage_opts *o, struct base_plan *b,
 			snprintf(rel, sizeof(rel), "arch/x86/configs/%s", t);
 			add_file(b, o->ksrc, rel);
 			if (b->n_files == before)
-				return fail(err, -EINVAL,
+				return strbuf_fail(err, -EINVAL,
 					    "unknown base fragment '%s': not in "
 					    "kernel/configs/ nor "
 					    "arch/x86/configs/ of %s",
@@ -283,7 +253,7 @@ static int base_resolve(const struct configstage_opts *o, struct base_plan *b,
 		if (!ok)
 			return unknown_base(err, t);
 		if (!first && !has_suffix(t, ".config"))
-			return fail(err, -EINVAL,
+			return strbuf_fail(err, -EINVAL,
 				    "base '%s': only <name>.config fragments "
 				    "may follow the first target",
 				    o->base);
@@ -385,10 +355,10 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 	int r;
 
 	if (!is_file(src))
-		return fail(err, -ENOENT, "helper source %s is missing", src);
+		return strbuf_fail(err, -ENOENT, "helper source %s is missing", src);
 	r = list_objects(objdir, &objs);
 	if (r < 0)
-		return fail(err, r, "no kconfig objects in %s: %s", objdir,
+		return strbuf_fail(err, r, "no kconfig objects in %s: %s", objdir,
 			    strerror(-r));
 
 	c = EVP_MD_CTX_new();
@@ -404,7 +374,7 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 		r = -EIO;
 	EVP_MD_CTX_free(c);
 	if (r < 0)
-		return fail(err, r, "hashing the helper's inputs: %s",
+		return strbuf_fail(err, r, "hashing the helper's inputs: %s",
 			    strerror(-r));
 	for (int i = 0; i < 8; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
@@ -417,11 +387,11 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 	}
 	r = mkdir_p(dir, 0755);
 	if (r < 0)
-		return fail(err, r, "%s: %s", dir, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", dir, strerror(-r));
 	csrc = path_join(dir, "kconfig-explain.c");
 	r = copy_file_atomic(src, csrc, 0644);
 	if (r < 0)
-		return fail(err, r, "copy %s: %s", src, strerror(-r));
+		return strbuf_fail(err, r, "copy %s: %s", src, strerror(-r));
 	if (asprintf(&tmp, "%s.tmp.%d", bin, (int)getpid()) < 0 ||
 	    asprintf(&inc1, "-I%s/scripts/kconfig", o->ksrc) < 0 ||
 	    asprintf(&inc2, "-I%s/scripts/include", o->ksrc) < 0)
@@ -446,7 +416,7 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 	if (rename(tmp, bin) < 0) {
 		r = -errno;
 		unlink(tmp);
-		return fail(err, r, "rename %s: %s", tmp, strerror(-r));
+		return strbuf_fail(err, r, "rename %s: %s", tmp, strerror(-r));
 	}
 	*ret = TAKE_PTR(bin);
 	return 0;
@@ -475,10 +445,10 @@ static int helper_run(const struct configstage_opts *o, const char *queries,
 	cmdfile = path_join(o->odir, "include/config/auto.conf.cmd");
 	r = (int)strbuf_read_file(&cmd, cmdfile, 16u << 20);
 	if (r < 0)
-		return fail(err, r, "%s: %s", cmdfile, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", cmdfile, strerror(-r));
 	count = explain_parse_env(cmd.buf, cmd.len, &envs);
 	if (count < 0)
-		return fail(err, count, "%s: unexpected 'ifneq' line", cmdfile);
+		return strbuf_fail(err, count, "%s: unexpected 'ifneq' line", cmdfile);
 	env = xrealloc(NULL, ((size_t)count + 2) * sizeof(char *));
 	for (size_t off = 0; off < envs.len; off += strlen(envs.buf + off) + 1) {
 		env[n++] = envs.buf + off;
@@ -507,7 +477,7 @@ static int helper_run(const struct configstage_opts *o, const char *queries,
 
 		strbuf_addf(&m, "%s output: %s", HELPER_NAME,
 			    err ? err->buf : "malformed");
-		return fail(err, r, "%s", m.buf);
+		return strbuf_fail(err, r, "%s", m.buf);
 	}
 	return 0;
 }
@@ -762,10 +732,10 @@ static int parse_file_into(struct kconfig *kc, const char *path,
 	int r;
 
 	if (n < 0)
-		return fail(err, (int)n, "%s: %s", path, strerror((int)-n));
+		return strbuf_fail(err, (int)n, "%s: %s", path, strerror((int)-n));
 	r = kconfig_parse(kc, path, sb.buf, sb.len, &kerr);
 	if (r == -EINVAL)
-		return fail(err, r, "%s", kerr.msg.buf);
+		return strbuf_fail(err, r, "%s", kerr.msg.buf);
 	return r < 0 ? r : 0;
 }
 
@@ -788,26 +758,26 @@ int configstage_run(const struct configstage_opts *o,
 	int r;
 
 	if (strcmp(o->arch, "x86_64") && strcmp(o->arch, "i386"))
-		return fail(err, -EINVAL, "unknown arch '%s' (x86_64 or i386)",
+		return strbuf_fail(err, -EINVAL, "unknown arch '%s' (x86_64 or i386)",
 			    o->arch);
 	for (size_t i = 0; i < o->n_groups; i++) {
 		const struct group *g = o->groups[i];
 
 		if (!group_for_arch(g, o->arch))
-			return fail(err, -EINVAL,
+			return strbuf_fail(err, -EINVAL,
 				    "%s: group %s is for %s, not %s", g->file,
 				    g->name, g->arch, o->arch);
 		if (has_space(g->file))
-			return fail(err, -EINVAL,
+			return strbuf_fail(err, -EINVAL,
 				    "%s: merge_config.sh cannot take a path "
 				    "with white space",
 				    g->file);
 	}
 	if (o->odir[0] != '/' || o->ksrc[0] != '/')
-		return fail(err, -EINVAL, "O= directory %s and tree %s must be "
+		return strbuf_fail(err, -EINVAL, "O= directory %s and tree %s must be "
 			    "absolute paths", o->odir, o->ksrc);
 	if (has_space(o->odir) || has_space(o->ksrc) || has_space(o->base))
-		return fail(err, -EINVAL,
+		return strbuf_fail(err, -EINVAL,
 			    "merge_config.sh cannot take paths with white "
 			    "space (%s, %s)",
 			    o->odir, o->ksrc);
@@ -838,18 +808,18 @@ int configstage_run(const struct configstage_opts *o,
 	}
 	r = ksrc_release(o->ksrc, &res->release);
 	if (r < 0)
-		return fail(err, r, "%s/Makefile: no kernel release", o->ksrc);
+		return strbuf_fail(err, r, "%s/Makefile: no kernel release", o->ksrc);
 
 	r = mkdir_p(o->odir, 0755);
 	if (r < 0)
-		return fail(err, r, "%s: %s", o->odir, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", o->odir, strerror(-r));
 	lockpath = path_join(o->odir, ".bootproof-config.lock");
 	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lock < 0)
-		return fail(err, -errno, "%s: %s", lockpath, strerror(errno));
+		return strbuf_fail(err, -errno, "%s: %s", lockpath, strerror(errno));
 	while (flock(lock, LOCK_EX) < 0)
 		if (errno != EINTR)
-			return fail(err, -errno, "%s: %s", lockpath,
+			return strbuf_fail(err, -errno, "%s: %s", lockpath,
 				    strerror(errno));
 
 	/* 1. the base */
@@ -954,15 +924,15 @@ static int load_file(const char *path, unsigned flags, struct group **ret,
 	int r;
 
 	if (!realpath(path, abs))
-		return fail(err, -errno, "%s: %s", path, strerror(errno));
+		return strbuf_fail(err, -errno, "%s: %s", path, strerror(errno));
 	if (!is_file(abs))
-		return fail(err, -EINVAL, "%s: not a regular file", path);
+		return strbuf_fail(err, -EINVAL, "%s: not a regular file", path);
 	n = strbuf_read_file(&sb, abs, 16u << 20);
 	if (n < 0)
-		return fail(err, (int)n, "%s: %s", path, strerror((int)-n));
+		return strbuf_fail(err, (int)n, "%s: %s", path, strerror((int)-n));
 	r = group_parse(abs, sb.buf, sb.len, flags, ret, err);
 	if (r == -ENOMEM)
-		return fail(err, r, "out of memory");
+		return strbuf_fail(err, r, "out of memory");
 	return r;
 }
 
@@ -984,7 +954,7 @@ int configstage_list_groups(const char *datadir, const char *arch,
 
 	count = scandir(dir, &names, NULL, alphasort);
 	if (count < 0)
-		return fail(err, -errno, "%s: %s", dir, strerror(errno));
+		return strbuf_fail(err, -errno, "%s: %s", dir, strerror(errno));
 	for (int i = 0; i < count; i++) {
 		_cleanup_free_ char *p = NULL;
 		struct group *g = NULL;
@@ -994,7 +964,7 @@ int configstage_list_groups(const char *datadir, const char *arch,
 			p = path_join(dir, names[i]->d_name);
 			r = load_file(p, GROUP_PARSE_STRICT, &g, err);
 			if (!r && (!g->arch || strcmp(g->arch, arch)))
-				r = fail(err, -EINVAL,
+				r = strbuf_fail(err, -EINVAL,
 					 "%s: '# arch: %s' in the directory "
 					 "for %s",
 					 p, g->arch ? g->arch : "", arch);
@@ -1033,9 +1003,9 @@ int configstage_load_group(const char *datadir, const char *arch,
 	if (strchr(arg, '/') || has_suffix(arg, ".config"))
 		return load_file(arg, 0, ret, err);
 	if (!group_name_valid(arg))
-		return fail(err, -ENOENT, "'%s' is not a group name", arg);
+		return strbuf_fail(err, -ENOENT, "'%s' is not a group name", arg);
 	if (!datadir)
-		return fail(err, -ENOENT,
+		return strbuf_fail(err, -ENOENT,
 			    "unknown group '%s': no data directory with "
 			    "scenarios/groups/ (set BOOTPROOF_DATADIR)",
 			    arg);
@@ -1047,7 +1017,7 @@ int configstage_load_group(const char *datadir, const char *arch,
 		int r = load_file(p, GROUP_PARSE_STRICT, ret, err);
 
 		if (!r && strcmp((*ret)->name, arg)) {
-			r = fail(err, -EINVAL,
+			r = strbuf_fail(err, -EINVAL,
 				 "%s: '# group: %s' does not match the file "
 				 "name",
 				 p, (*ret)->name);
@@ -1065,7 +1035,7 @@ int configstage_load_group(const char *datadir, const char *arch,
 				    all[i]->name);
 		if (n > 0)
 			configstage_groups_free(all, (size_t)n);
-		return fail(err, -ENOENT,
+		return strbuf_fail(err, -ENOENT,
 			    "unknown group '%s' for %s (known: %s; or give "
 			    "a path to a fragment file)",
 			    arg, arch, known.len ? known.buf : "none");

@@ -19,20 +19,6 @@
 #include "util/fileio.h"
 #include "util/paths.h"
 
-static int fail(struct strbuf *err, int r, const char *fmt, ...) _printf_(3, 4);
-static int fail(struct strbuf *err, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		strbuf_reset(err);
-		va_start(ap, fmt);
-		strbuf_vaddf(err, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
-
 static bool exists_as(const char *dir, const char *rel, mode_t type)
 {
 	_cleanup_free_ char *p = path_join(dir, rel);
@@ -50,23 +36,23 @@ int ksrc_check(const char *dir, struct strbuf *err)
 	struct stat st;
 
 	if (stat(dir, &st) < 0)
-		return fail(err, -errno, "%s: %s", dir, strerror(errno));
+		return strbuf_fail(err, -errno, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return fail(err, -ENOTDIR, "%s: not a directory", dir);
+		return strbuf_fail(err, -ENOTDIR, "%s: not a directory", dir);
 	for (size_t i = 0; i < ELEMENTSOF(files); i++)
 		if (!exists_as(dir, files[i], S_IFREG))
-			return fail(err, -EINVAL,
+			return strbuf_fail(err, -EINVAL,
 				    "%s is not a kernel source tree for x86: "
 				    "no %s",
 				    dir, files[i]);
 	if (!exists_as(dir, "arch/x86/configs", S_IFDIR))
-		return fail(err, -EINVAL,
+		return strbuf_fail(err, -EINVAL,
 			    "%s is not a kernel source tree for x86: no "
 			    "arch/x86/configs/",
 			    dir);
 	if (exists_as(dir, ".config", S_IFREG) ||
 	    exists_as(dir, "include/config", S_IFDIR))
-		return fail(err, -EINVAL,
+		return strbuf_fail(err, -EINVAL,
 			    "%s is not clean (it has a .config or "
 			    "include/config/): Kbuild refuses out-of-tree "
 			    "builds from it; run 'make mrproper' there or "
@@ -228,7 +214,7 @@ static int extract(const char *tarball, const char *tmp, char **ret_top,
 						  ARCHIVE_EXTRACT_SECURE_NODOTDOT |
 						  ARCHIVE_EXTRACT_SECURE_SYMLINKS);
 	if (archive_read_open_filename(a, tarball, 1 << 16) != ARCHIVE_OK)
-		return fail(err, -EIO, "%s: %s", tarball,
+		return strbuf_fail(err, -EIO, "%s: %s", tarball,
 			    archive_error_string(a));
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *path = archive_entry_pathname(e);
@@ -241,7 +227,7 @@ static int extract(const char *tarball, const char *tmp, char **ret_top,
 		size_t toplen;
 
 		if (!safe_member(path) || (hl && !safe_member(hl)))
-			return fail(err, -EINVAL,
+			return strbuf_fail(err, -EINVAL,
 				    "%s: unsafe member path '%s'", tarball,
 				    path ? path : "");
 		toplen = strcspn(path, "/");
@@ -250,7 +236,7 @@ static int extract(const char *tarball, const char *tmp, char **ret_top,
 			if (!top)
 				return -ENOMEM;
 		} else if (strlen(top) != toplen || strncmp(top, path, toplen))
-			return fail(err, -EINVAL,
+			return strbuf_fail(err, -EINVAL,
 				    "%s: more than one top-level directory "
 				    "('%s' and '%.*s')",
 				    tarball, top, (int)toplen, path);
@@ -261,28 +247,28 @@ static int extract(const char *tarball, const char *tmp, char **ret_top,
 			archive_entry_set_hardlink(e, dst_hl);
 		}
 		if (archive_write_header(w, e) != ARCHIVE_OK)
-			return fail(err, -EIO, "%s: %s", dst,
+			return strbuf_fail(err, -EIO, "%s: %s", dst,
 				    archive_error_string(w));
 		while ((r = archive_read_data_block(a, &buf, &size, &off)) ==
 		       ARCHIVE_OK)
 			if (archive_write_data_block(w, buf, size, off) !=
 			    ARCHIVE_OK)
-				return fail(err, -EIO, "%s: %s", dst,
+				return strbuf_fail(err, -EIO, "%s: %s", dst,
 					    archive_error_string(w));
 		if (r != ARCHIVE_EOF)
-			return fail(err, -EIO, "%s: %s", tarball,
+			return strbuf_fail(err, -EIO, "%s: %s", tarball,
 				    archive_error_string(a));
 		if (archive_write_finish_entry(w) != ARCHIVE_OK)
-			return fail(err, -EIO, "%s: %s", dst,
+			return strbuf_fail(err, -EIO, "%s: %s", dst,
 				    archive_error_string(w));
 	}
 	if (r != ARCHIVE_EOF)
-		return fail(err, -EIO, "%s: %s", tarball,
+		return strbuf_fail(err, -EIO, "%s: %s", tarball,
 			    archive_error_string(a));
 	if (archive_write_close(w) != ARCHIVE_OK)
-		return fail(err, -EIO, "%s: %s", tmp, archive_error_string(w));
+		return strbuf_fail(err, -EIO, "%s: %s", tmp, archive_error_string(w));
 	if (!top)
-		return fail(err, -EINVAL, "%s: empty archive", tarball);
+		return strbuf_fail(err, -EINVAL, "%s: empty archive", tarball);
 	*ret_top = TAKE_PTR(top);
 	return 0;
 }
@@ -302,7 +288,7 @@ int ksrc_unpack(const char *tarball, const char *dir, struct strbuf *err)
 		return -ENOMEM;
 	r = marker_text(tarball, &mtext);
 	if (r < 0)
-		return fail(err, r, "%s: %s", tarball, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", tarball, strerror(-r));
 	parent = strdup(dir);
 	if (!parent)
 		return -ENOMEM;
@@ -311,11 +297,11 @@ int ksrc_unpack(const char *tarball, const char *dir, struct strbuf *err)
 		*slash = '\0';
 	r = mkdir_p(parent, 0755);
 	if (r < 0)
-		return fail(err, r, "%s: %s", parent, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", parent, strerror(-r));
 	if (asprintf(&tmp, "%s.unpack.XXXXXX", dir) < 0)
 		return -ENOMEM;
 	if (!mkdtemp(tmp))
-		return fail(err, -errno, "%s: %s", tmp, strerror(errno));
+		return strbuf_fail(err, -errno, "%s: %s", tmp, strerror(errno));
 
 	unlink(marker);
 	r = extract(tarball, tmp, &top, err);
@@ -323,7 +309,7 @@ int ksrc_unpack(const char *tarball, const char *dir, struct strbuf *err)
 		from = path_join(tmp, top);
 		r = rm_rf(dir);
 		if (r == 0 && rename(from, dir) < 0)
-			r = fail(err, -errno, "rename %s to %s: %s", from, dir,
+			r = strbuf_fail(err, -errno, "rename %s to %s: %s", from, dir,
 				 strerror(errno));
 	}
 	rm_rf(tmp);
@@ -331,7 +317,7 @@ int ksrc_unpack(const char *tarball, const char *dir, struct strbuf *err)
 		return r;
 	r = write_file_atomic(marker, mtext.buf, mtext.len, 0644);
 	if (r < 0)
-		return fail(err, r, "%s: %s", marker, strerror(-r));
+		return strbuf_fail(err, r, "%s: %s", marker, strerror(-r));
 	return 0;
 }
 
@@ -377,7 +363,7 @@ int ksrc_resolve(const char *arg, const char *cache, char **ret,
 		char buf[PATH_MAX];
 
 		if (!realpath(arg, buf))
-			return fail(err, -errno, "--ksrc %s: %s", arg,
+			return strbuf_fail(err, -errno, "--ksrc %s: %s", arg,
 				    strerror(errno));
 		dir = strdup(buf);
 		if (!dir)
@@ -388,7 +374,7 @@ int ksrc_resolve(const char *arg, const char *cache, char **ret,
 		_cleanup_close_ int fd = -1;
 
 		if (access(KSRC_DEFAULT_TARBALL, R_OK) < 0)
-			return fail(err, -ENOENT,
+			return strbuf_fail(err, -ENOENT,
 				    "no kernel tree: --ksrc not given and %s "
 				    "is missing (Debian package "
 				    "linux-source-6.12; make setup installs it)",
@@ -398,14 +384,14 @@ int ksrc_resolve(const char *arg, const char *cache, char **ret,
 			return -ENOMEM;
 		r = mkdir_p(src, 0755);
 		if (r < 0)
-			return fail(err, r, "%s: %s", src, strerror(-r));
+			return strbuf_fail(err, r, "%s: %s", src, strerror(-r));
 		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (fd < 0)
-			return fail(err, -errno, "%s: %s", lock,
+			return strbuf_fail(err, -errno, "%s: %s", lock,
 				    strerror(errno));
 		while (flock(fd, LOCK_EX) < 0)
 			if (errno != EINTR)
-				return fail(err, -errno, "%s: %s", lock,
+				return strbuf_fail(err, -errno, "%s: %s", lock,
 					    strerror(errno));
 		if (!ksrc_is_unpacked(KSRC_DEFAULT_TARBALL, dir)) {
 			remove_leftovers(dir);

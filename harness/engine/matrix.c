@@ -30,6 +30,7 @@
 #include "util/jsonx.h"
 #include "util/log.h"
 #include "util/paths.h"
+#include "util/xalloc.h"
 
 /* ------------------------------------------------------------ progress */
 
@@ -233,36 +234,6 @@ struct matrix {
 	char *toolchain;	/* gcc and ld versions, for the config key */
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p)
-		abort();
-	return p;
-}
-
-static int fail(struct strbuf *err, int r, const char *fmt, ...)
-	_printf_(3, 4);
-static int fail(struct strbuf *err, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	strbuf_reset(err);
-	va_start(ap, fmt);
-	strbuf_vaddf(err, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 static void matrix_done(struct matrix *m)
 {
 	for (size_t i = 0; i < m->n_arches; i++) {
@@ -375,7 +346,7 @@ static int load_groups(struct matrix *m, struct strbuf *err)
 			r = configstage_load_group(m->o->datadir, as->arch, arg,
 						   &g, &e);
 			if (r < 0)
-				return fail(err, r, "%s:%u: base-group %s for %s: %s",
+				return strbuf_fail(err, r, "%s:%u: base-group %s for %s: %s",
 					    p->file, it->line, it->value,
 					    as->arch, e.buf);
 			if (has_group(as->base_groups, as->n_base_groups,
@@ -405,7 +376,7 @@ static int load_groups(struct matrix *m, struct strbuf *err)
 				continue;
 			}
 			if (r < 0)
-				return fail(err, r, "%s%s%.0u%s group %s for %s: %s",
+				return strbuf_fail(err, r, "%s%s%.0u%s group %s for %s: %s",
 					    p->file, it->line ? ":" : "",
 					    it->line, it->line ? ":" : "",
 					    it->value, as->arch, e.buf);
@@ -438,12 +409,12 @@ static int load_groups(struct matrix *m, struct strbuf *err)
 						   p->groups[i].value, &g, &e);
 			group_free(g);
 			if (p->groups[i].line)
-				return fail(err, -ENOENT, "%s:%u: group %s: no "
+				return strbuf_fail(err, -ENOENT, "%s:%u: group %s: no "
 					    "such group for any arch of the "
 					    "plan: %s", p->file,
 					    p->groups[i].line,
 					    word_name(p->groups[i].value), e.buf);
-			return fail(err, -ENOENT, "--group %s: no such group for "
+			return strbuf_fail(err, -ENOENT, "--group %s: no such group for "
 				    "any arch of the plan: %s",
 				    p->groups[i].value, e.buf);
 		}
@@ -1058,7 +1029,7 @@ static void stage_config(struct matrix *m, struct cand *c)
 		dst = path_join(c->dir, "config");
 		r = copy_file_atomic(res->final_config, dst, 0644);
 		if (r < 0)
-			fail(&err, r, "cannot copy %s to %s: %s",
+			strbuf_fail(&err, r, "cannot copy %s to %s: %s",
 			     res->final_config, dst, strerror(-r));
 	}
 	if (r < 0 && interrupted(m)) {
@@ -1418,13 +1389,13 @@ static int reopen(struct matrix *m, struct strbuf *err)
 	struct tm tm;
 
 	if (!doc)
-		return fail(err, -EINVAL, "%s: not readable JSON (%s)", path,
+		return strbuf_fail(err, -EINVAL, "%s: not readable JSON (%s)", path,
 			    json_util_get_last_err());
 	if (!cmd || strcmp(cmd, "run") || !jsonx_get(doc, "plan") ||
 	    !(old = jsonx_get(doc, "boots")) ||
 	    !json_object_is_type(old, json_type_array)) {
 		json_object_put(doc);
-		return fail(err, -EINVAL, "%s: not the record of a `bootproof "
+		return strbuf_fail(err, -EINVAL, "%s: not the record of a `bootproof "
 			    "run` (command, plan or boots missing)", path);
 	}
 	r = calloc(1, sizeof(*r));
@@ -1562,7 +1533,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	make_cands(&m);
 	if (!m.n_cands) {
 		matrix_done(&m);
-		return fail(err, -EINVAL, "%s: no candidates (a 'candidates' "
+		return strbuf_fail(err, -EINVAL, "%s: no candidates (a 'candidates' "
 			    "line without base, and no group)",
 			    o->plan->file);
 	}
@@ -1572,7 +1543,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 		r = run_open(o->results, o->plan->name, "run", o->argc, o->argv,
 			     &m.run);
 		if (r < 0)
-			fail(err, r, "cannot create a run directory under %s: %s",
+			strbuf_fail(err, r, "cannot create a run directory under %s: %s",
 			     o->results, strerror(-r));
 	}
 	if (r < 0) {
@@ -1599,7 +1570,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 		c->dir = path_join(m.run->dir, c->id);
 		r = mkdir_p(c->dir, 0755);
 		if (r < 0) {
-			fail(err, r, "%s: %s", c->dir, strerror(-r));
+			strbuf_fail(err, r, "%s: %s", c->dir, strerror(-r));
 			run_free(m.run);
 			matrix_done(&m);
 			return r;

@@ -191,3 +191,16 @@ long strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 		return -errno;
 	return strbuf_read_fd(sb, fd, max);
 }
+
+int strbuf_fail(struct strbuf *err, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		strbuf_reset(err);
+		va_start(ap, fmt);
+		strbuf_vaddf(err, fmt, ap);
+		va_end(ap);
+	}
+	return r;
+}

@@ -43,6 +43,12 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/*
+ * An error message and its code at once: replace err's content (when err
+ * is not NULL) with the formatted message and return r, as in
+ * `return strbuf_fail(err, -EINVAL, "%s: not a plan", path);`.
+ */
+int strbuf_fail(struct strbuf *err, int r, const char *fmt, ...) _printf_(3, 4);
 /* Remove leading and trailing whitespace. */
 void strbuf_trim(struct strbuf *sb);
 void strbuf_rtrim(struct strbuf *sb);

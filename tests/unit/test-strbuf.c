@@ -78,6 +78,18 @@ static void test_read_file(void **state)
 	assert_int_equal(sb.len, 0);
 }
 
+/* The message replaces what err held, the code comes back, NULL is fine. */
+static void test_fail(void **state)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	strbuf_addstr(&err, "an earlier message");
+	assert_int_equal(strbuf_fail(&err, -EINVAL, "%s:%u: bad", "f.plan", 3u),
+			 -EINVAL);
+	assert_string_equal(err.buf, "f.plan:3: bad");
+	assert_int_equal(strbuf_fail(NULL, -EIO, "nobody reads %d", 1), -EIO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -86,6 +98,7 @@ int main(void)
 		cmocka_unit_test(test_long_format),
 		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_read_file),
+		cmocka_unit_test(test_fail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
