@@ -487,6 +487,17 @@ static int publish(const struct buildstage_opts *o, const char *obj,
 }
 
 /* The steps of a build; ret->status says how it ended when it returns 0. */
+/*
+ * make's targets for each step, at file scope: a compound literal written
+ * inside the `if (modules)` below would die with that statement, and the
+ * loop that runs the steps comes after it (that was a crash after every
+ * build of a config with modules).
+ */
+static const char *const t_olddefconfig[] = { "olddefconfig", NULL };
+static const char *const t_bzimage[] = { "bzImage", NULL };
+static const char *const t_bzimage_modules[] = { "bzImage", "modules", NULL };
+static const char *const t_modules_install[] = { "modules_install", NULL };
+
 static int build(const struct buildstage_opts *o, const char *obj,
 		 const char *tmp, struct logger *lg, bool *ret_modules,
 		 struct buildstage_result *ret, struct strbuf *err)
@@ -522,20 +533,13 @@ static int build(const struct buildstage_opts *o, const char *obj,
 	*ret_modules = modules;
 	if (asprintf(&mp, "INSTALL_MOD_PATH=%s/modules", tmp) < 0)
 		return -ENOMEM;
-	steps[n++] = (struct step){ "olddefconfig",
-				    (const char *const[]){ "olddefconfig", NULL },
-				    NULL };
+	steps[n++] = (struct step){ "olddefconfig", t_olddefconfig, NULL };
 	steps[n++] = modules
-		? (struct step){ "bzImage modules",
-				 (const char *const[]){ "bzImage", "modules", NULL },
-				 NULL }
-		: (struct step){ "bzImage", (const char *const[]){ "bzImage", NULL },
-				 NULL };
+		? (struct step){ "bzImage modules", t_bzimage_modules, NULL }
+		: (struct step){ "bzImage", t_bzimage, NULL };
 	if (modules)
-		steps[n++] = (struct step){
-			"modules_install",
-			(const char *const[]){ "modules_install", NULL }, mp
-		};
+		steps[n++] = (struct step){ "modules_install", t_modules_install,
+					    mp };
 	for (size_t i = 0; i < n; i++) {
 		proc_result_release(&pr);
 		r = make(o, lg, obj, cc, steps[i].targets, steps[i].extra, &pr);

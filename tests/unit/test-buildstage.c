@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * buildstage with make replaced by the dry-run hook of adapters/proc: the
+ * steps it runs (olddefconfig, bzImage [modules], modules_install) with
+ * their arguments, what it publishes in the artifact cache, reuse, and a
+ * failed build.  The stand-in make writes what Kbuild would: the kernel
+ * images and kernel.release in O=, the modules under INSTALL_MOD_PATH.
+ * Real kernel builds are tests/matrix/ (make check-matrix).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adapters/proc.h"
+#include "engine/buildstage.h"
+#include "util/fileio.h"
+#include "util/paths.h"
+#include "util/strbuf.h"
+
+#define RELEASE "6.12.118"
+
+struct fake_make {
+	struct strbuf calls;	/* one line per make: its targets and extras */
+	int n;
+	const char *fail_target; /* this target exits 2 with an error line */
+};
+
+static char dir[64];
+static char *ksrc, *cache, *log_path;
+
+static void put(const char *path, const char *text)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	char *slash = strrchr(copy, '/');
+
+	*slash = '\0';
+	assert_int_equal(mkdir_p(copy, 0755), 0);
+	assert_int_equal(write_file_atomic(path, text, strlen(text), 0644), 0);
+}
+
+static bool exists(const char *d, const char *rel)
+{
+	_cleanup_free_ char *p = path_join(d, rel);
+	struct stat st;
+
+	return stat(p, &st) == 0;
+}
+
+static const char *arg_value(const struct proc_cmd *cmd, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; cmd->argv[i]; i++)
+		if (!strncmp(cmd->argv[i], name, n) && cmd->argv[i][n] == '=')
+			return cmd->argv[i] + n + 1;
+	return NULL;
+}
+
+static int fake_make(const struct proc_cmd *cmd, struct proc_result *ret,
+		     void *opaque)
+{
+	struct fake_make *fm = opaque;
+	const char *obj = arg_value(cmd, "O");
+	const char *mp = arg_value(cmd, "INSTALL_MOD_PATH");
+	size_t first = 0;
+
+	assert_string_equal(cmd->argv[0], "make");
+	assert_non_null(obj);
+	fm->n++;
+	/* The targets: what follows -jN and any NAME=value. */
+	for (size_t i = 0; cmd->argv[i]; i++)
+		if (!strncmp(cmd->argv[i], "-j", 2))
+			first = i + 1;
+	for (size_t i = first; cmd->argv[i]; i++)
+		if (!strchr(cmd->argv[i], '='))
+			strbuf_addf(&fm->calls, "%s ", cmd->argv[i]);
+	if (mp)
+		strbuf_addstr(&fm->calls, "+INSTALL_MOD_PATH ");
+	strbuf_trim(&fm->calls);
+	strbuf_addch(&fm->calls, '\n');
+
+	ret->exited = true;
+	for (size_t i = first; cmd->argv[i]; i++) {
+		const char *t = cmd->argv[i];
+		char p[512];
+
+		if (fm->fail_target && !strcmp(t, fm->fail_target)) {
+			static const char e[] =
+				"init/main.c:12:1: error: expected ';' before '}' token\n";
+			cmd->on_output(cmd->ud, 2, e, sizeof(e) - 1);
+			ret->exit_status = 2;
+			return 0;
+		}
+		if (!strcmp(t, "bzImage")) {
+			snprintf(p, sizeof(p), "%s/arch/x86/boot/bzImage", obj);
+			put(p, "a bzImage\n");
+			snprintf(p, sizeof(p), "%s/vmlinux", obj);
+			put(p, "an ELF\n");
+			snprintf(p, sizeof(p), "%s/System.map", obj);
+			put(p, "ffffffff81000000 T _text\n");
+			snprintf(p, sizeof(p), "%s/include/config/kernel.release", obj);
+			put(p, RELEASE "\n");
+		} else if (!strcmp(t, "modules_install")) {
+			assert_non_null(mp);
+			snprintf(p, sizeof(p), "%s/lib/modules/" RELEASE "/modules.dep",
+				 mp);
+			put(p, "kernel/drivers/virtio/virtio_mem.ko:\n");
+		}
+	}
+	cmd->on_output(cmd->ud, 1, "  CC      init/main.o\n", 22);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/bp-test-buildstage-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	ksrc = path_join(dir, "linux");
+	cache = path_join(dir, "cache");
+	log_path = path_join(dir, "build.log");
+	return mkdir_p(ksrc, 0755) < 0 || mkdir_p(cache, 0755) < 0;
+}
+
+static int teardown(void **state)
+{
+	proc_set_dry_run(NULL, NULL);
+	rm_rf(dir);
+	free(ksrc);
+	free(cache);
+	free(log_path);
+	return 0;
+}
+
+static struct buildstage_opts opts(const char *config)
+{
+	return (struct buildstage_opts){
+		.ksrc = ksrc, .release = RELEASE, .arch = "x86_64",
+		.config = config, .cache = cache, .log = log_path, .jobs = 2,
+	};
+}
+
+/* A .config with modules: three makes, in order, each with its own
+ * targets (the steps' target lists must outlive the statement that made
+ * them: ASan in make check sees a use after scope), then the artifacts
+ * and the modules are published; the same .config again is reused
+ * without a make. */
+static void test_modules(void **state)
+{
+	_cleanup_free_ char *cfg = path_join(dir, "mod.config");
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fake_make fm = { .calls = STRBUF_INIT };
+	struct buildstage_opts o = opts(cfg);
+	struct buildstage_result r;
+
+	put(cfg, "CONFIG_64BIT=y\nCONFIG_MODULES=y\nCONFIG_VIRTIO_MEM=m\n");
+	proc_set_dry_run(fake_make, &fm);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_PASS);
+	assert_false(r.reused);
+	assert_string_equal(fm.calls.buf, "olddefconfig\n"
+					  "bzImage modules\n"
+					  "modules_install +INSTALL_MOD_PATH\n");
+	assert_string_equal(r.kernelrelease, RELEASE);
+	assert_non_null(r.modules);
+	assert_non_null(strstr(r.modules, "/modules/lib/modules/" RELEASE));
+	assert_true(exists(r.modules, "modules.dep"));
+	for (const char *const *f = (const char *const[]){ "bzImage", "vmlinux",
+		"System.map", "config", "build.log", "build.json", NULL }; *f; f++)
+		assert_true(exists(r.dir, *f));
+	buildstage_result_done(&r);
+
+	strbuf_reset(&fm.calls);
+	fm.n = 0;
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_REUSED);
+	assert_int_equal(fm.n, 0);
+	assert_non_null(r.modules);
+	buildstage_result_done(&r);
+	strbuf_release(&fm.calls);
+}
+
+/* Without CONFIG_MODULES: two makes, no modules. */
+static void test_no_modules(void **state)
+{
+	_cleanup_free_ char *cfg = path_join(dir, "nomod.config");
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fake_make fm = { .calls = STRBUF_INIT };
+	struct buildstage_opts o = opts(cfg);
+	struct buildstage_result r;
+
+	put(cfg, "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\n");
+	proc_set_dry_run(fake_make, &fm);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_PASS);
+	assert_string_equal(fm.calls.buf, "olddefconfig\nbzImage\n");
+	assert_null(r.modules);
+	assert_true(exists(r.dir, "bzImage"));
+	buildstage_result_done(&r);
+	strbuf_release(&fm.calls);
+}
+
+/* The compiler fails: FAIL with its error line, kept as a failure that
+ * the next request finds without building. */
+static void test_fail(void **state)
+{
+	_cleanup_free_ char *cfg = path_join(dir, "broken.config");
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fake_make fm = { .calls = STRBUF_INIT, .fail_target = "bzImage" };
+	struct buildstage_opts o = opts(cfg);
+	struct buildstage_result r;
+
+	put(cfg, "CONFIG_64BIT=y\nCONFIG_MODULES=y\nCONFIG_WERROR=y\n");
+	proc_set_dry_run(fake_make, &fm);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_FAIL);
+	assert_string_equal(fm.calls.buf, "olddefconfig\nbzImage modules\n");
+	assert_non_null(r.error.text);
+	assert_non_null(strstr(r.error.text, "expected ';'"));
+	assert_string_equal(r.error.file, "init/main.c");
+	assert_null(r.bzimage);
+	buildstage_result_done(&r);
+
+	fm.n = 0;
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_FAIL);
+	assert_true(r.reused);
+	assert_int_equal(fm.n, 0);
+	buildstage_result_done(&r);
+	strbuf_release(&fm.calls);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_modules),
+		cmocka_unit_test(test_no_modules),
+		cmocka_unit_test(test_fail),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
