@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,36 +27,10 @@
 #include "engine/runrec.h"
 #include "util/interrupt.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 #include "verbs/report.h"
-
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof boot --kernel PATH [options]\n"
-	      "  --arch x86_64|i386     guest architecture (default: from the kernel)\n"
-	      "  --initrd PATH          initramfs (default: initrd.img-<release> beside\n"
-	      "                         the kernel, as in /boot)\n"
-	      "  --config PATH          the kernel's .config (default: config-<release>\n"
-	      "                         beside it, or .config of its build tree)\n"
-	      "  --vmlinux PATH         vmlinux with symbols, for the kgdb scenario\n"
-	      "  --cmdline ARGS         appended to the kernel command line\n"
-	      "  --scenarios LIST       boot,bpf,cgroups,userfaultfd,mm,kgdb (default:\n"
-	      "                         boot,bpf,cgroups,userfaultfd,mm,kgdb); 'none'\n"
-	      "                         boots without a root disk or agent\n"
-	      "  --accel auto|kvm|tcg   (default auto: KVM only when a probe guest runs)\n"
-	      "  --timeout S            whole-boot limit (default: by accelerator and\n"
-	      "                         debug options in the config)\n"
-	      "  --allow KINDS          kernel problems that do not fail: warn,ubsan,...\n"
-	      "  --results DIR          where run directories go (default: results)\n"
-	      "  --connect URI          libvirt URI (default: $LIBVIRT_DEFAULT_URI or\n"
-	      "                         qemu:///system)\n"
-	      "  --memory MIB --cpus N  guest size (default 1024, 2)\n"
-	      "  --json                 print run.json on stdout\n"
-	      "exit: 0 passed, 1 kernel or scenario failure, 2 bad input,\n"
-	      "      3 infrastructure, 130 interrupted\n",
-	      f);
-}
 
 struct bopts {
 	const char *kernel, *initrd, *vmlinux, *config, *cmdline;
@@ -121,21 +94,6 @@ static ssize_t read_head(const char *path, unsigned char *buf, size_t n)
 	return r;
 }
 
-static int parse_uint(const char *opt, const char *s, unsigned *ret)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || !*s || *end || v > 1000000) {
-		log_error("%s: '%s' is not a number", opt, s);
-		return -EINVAL;
-	}
-	*ret = (unsigned)v;
-	return 0;
-}
-
 static void on_update(void *ud, json_object *rec)
 {
 	static int last_err;
@@ -183,27 +141,72 @@ static void summary(json_object *rec, const char *dir)
 	printf("results: %s/\n", dir);
 }
 
+/* The options into o: the index of the first positional argument, or a
+ * negative value for opts_exit_code(). */
+static int parse_options(struct bopts *o, int argc, char **argv)
+{
+	const struct opt table[] = {
+		OPT_STRING(0, "kernel", &o->kernel, "PATH",
+			   "the kernel image (an x86 bzImage)"),
+		OPT_STRING(0, "arch", &o->arch, "x86_64|i386",
+			   "guest architecture (default: from the kernel)"),
+		OPT_STRING(0, "initrd", &o->initrd, "PATH",
+			   "initramfs (default: initrd.img-<release> beside\n"
+			   "the kernel, as in /boot)"),
+		OPT_STRING(0, "config", &o->config, "PATH",
+			   "the kernel's .config (default: config-<release>\n"
+			   "beside it, or .config of its build tree)"),
+		OPT_STRING(0, "vmlinux", &o->vmlinux, "PATH",
+			   "vmlinux with symbols, for the kgdb scenario"),
+		OPT_STRING(0, "cmdline", &o->cmdline, "ARGS",
+			   "appended to the kernel command line"),
+		OPT_STRING(0, "scenarios", &o->scenarios, "LIST",
+			   "boot,bpf,cgroups,userfaultfd,mm,kgdb (default:\n"
+			   "boot,bpf,cgroups,userfaultfd,mm,kgdb); 'none'\n"
+			   "boots without a root disk or agent"),
+		OPT_STRING(0, "accel", &o->accel, "auto|kvm|tcg",
+			   "accelerator (default auto: KVM only when a probe\n"
+			   "guest runs)"),
+		OPT_UINT(0, "timeout", &o->timeout, "S", "seconds", 0, 1000000,
+			 "whole-boot limit (default: by accelerator and\n"
+			 "debug options in the config)"),
+		OPT_STRING(0, "allow", &o->allow, "KINDS",
+			   "kernel problems that do not fail: warn,ubsan,..."),
+		OPT_STRING(0, "results", &o->results, "DIR",
+			   "where run directories go (default: results)"),
+		OPT_STRING(0, "connect", &o->uri, "URI",
+			   "libvirt URI (default: $LIBVIRT_DEFAULT_URI or\n"
+			   "qemu:///system)"),
+		OPT_UINT(0, "memory", &o->memory, "MIB", "MiB", 0, 1000000,
+			 "guest memory (default 1024)"),
+		OPT_UINT(0, "cpus", &o->cpus, "N", "CPUs", 0, 1000000,
+			 "guest CPUs (default 2)"),
+		OPT_FLAG(0, "json", &o->json, "print run.json on stdout"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "boot",
+		.synopsis = "bootproof boot --kernel PATH [options]",
+		.intro = "Boot an x86 kernel under libvirt with the bootproof "
+			 "agent as init and\nreport the verdict and each "
+			 "scenario's result.",
+		.epilog = "exit: 0 passed, 1 kernel or scenario failure, 2 bad "
+			  "input,\n      3 infrastructure, 130 interrupted",
+		.opts = table,
+		.max_args = 0,
+	};
+	int argi = opts_parse(&cmd, argc, argv);
+
+	if (argi >= 0 && !o->kernel) {
+		log_error("boot: --kernel PATH is required");
+		opts_usage(&cmd, stderr);
+		return opts_done(BP_EXIT_USAGE);
+	}
+	return argi;
+}
+
 int verb_boot(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "initrd", required_argument, NULL, 'i' },
-		{ "vmlinux", required_argument, NULL, 'v' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "cmdline", required_argument, NULL, 'C' },
-		{ "scenarios", required_argument, NULL, 's' },
-		{ "accel", required_argument, NULL, 'A' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "allow", required_argument, NULL, 'w' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "connect", required_argument, NULL, 'u' },
-		{ "memory", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct bopts o = { .scenarios = "boot,bpf,cgroups,userfaultfd,mm,kgdb",
 			   .accel = "auto", .results = "results" };
 	_cleanup_free_ char *initrd = NULL, *config = NULL, *vmlinux = NULL;
@@ -223,50 +226,9 @@ int verb_boot(int argc, char **argv)
 	bool with_agent;
 	int c, e;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'k': o.kernel = optarg; break;
-		case 'a': o.arch = optarg; break;
-		case 'i': o.initrd = optarg; break;
-		case 'v': o.vmlinux = optarg; break;
-		case 'c': o.config = optarg; break;
-		case 'C': o.cmdline = optarg; break;
-		case 's': o.scenarios = optarg; break;
-		case 'A': o.accel = optarg; break;
-		case 'w': o.allow = optarg; break;
-		case 'r': o.results = optarg; break;
-		case 'u': o.uri = optarg; break;
-		case 'j': o.json = true; break;
-		case 't':
-			if (parse_uint("--timeout", optarg, &o.timeout) < 0)
-				return BP_EXIT_USAGE;
-			break;
-		case 'm':
-			if (parse_uint("--memory", optarg, &o.memory) < 0)
-				return BP_EXIT_USAGE;
-			break;
-		case 'p':
-			if (parse_uint("--cpus", optarg, &o.cpus) < 0)
-				return BP_EXIT_USAGE;
-			break;
-		case 'h':
-			usage(stdout);
-			return BP_EXIT_OK;
-		default:
-			usage(stderr);
-			return BP_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		log_error("boot: unexpected argument '%s'", argv[optind]);
-		return BP_EXIT_USAGE;
-	}
-	if (!o.kernel) {
-		log_error("boot: --kernel PATH is required");
-		usage(stderr);
-		return BP_EXIT_USAGE;
-	}
+	c = parse_options(&o, argc, argv);
+	if (c < 0)
+		return opts_exit_code(c);
 
 	/* The kernel: a real x86 bzImage for the arch asked for. */
 	e = strbuf_read_file(&head, o.kernel, 256 << 20);

@@ -6,7 +6,6 @@
  * Exit: 0 all kept, 1 something dropped (a result), 2 bad input, 3 infra.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,31 +17,9 @@
 #include "engine/ksrc.h"
 #include "util/jsonx.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/paths.h"
-
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof config --arch x86_64|i386 --base BASE "
-	      "[--group G]... [--ksrc DIR]\n"
-	      "                        [--odir DIR] [--json] [--verbose]\n"
-	      "\n"
-	      "  --base BASE   in-tree targets joined by '+' (x86_64_defconfig,\n"
-	      "                tinyconfig+kvm_guest.config) or a config file "
-	      "path (./my.config)\n"
-	      "  --group G     a group name (bootproof groups) or a fragment "
-	      "file path; repeatable,\n"
-	      "                merged in order\n"
-	      "  --ksrc DIR    kernel tree (default: " KSRC_DEFAULT_TARBALL
-	      " unpacked once\n"
-	      "                into the cache)\n"
-	      "  --odir DIR    the O= directory (default: under the cache)\n"
-	      "  --json        the result as JSON on stdout\n"
-	      "  --verbose     list kept options too\n"
-	      "\n"
-	      "Exit: 0 every requested option kept, 1 something dropped, 2 bad "
-	      "input, 3 infrastructure.\n",
-	      f);
-}
+#include "util/xalloc.h"
 
 /* A path shown relative to the data directory when it is inside it. */
 static const char *shown(const char *path, const char *datadir)
@@ -276,83 +253,130 @@ static void grouplist_done(struct grouplist *l)
 	configstage_groups_free(l->v, l->n);
 }
 
-int verb_config(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "ksrc", required_argument, NULL, 'k' },
-		{ "odir", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	_cleanup_free_ char *cache = NULL, *datadir = NULL, *ksrc = NULL;
-	_cleanup_free_ char *odir = NULL, *unpack_dir = NULL;
-	_cleanup_free_ const char **group_args = NULL;
-	_cleanup_(grouplist_done) struct grouplist groups = { NULL, 0 };
-	_cleanup_configstage_result_ struct configstage_result *res = NULL;
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	struct configstage_opts o = { 0 };
-	const char *arch = NULL, *base = NULL, *ksrc_arg = NULL;
-	const char *odir_arg = NULL;
-	size_t n_args = 0;
-	bool json = false, verbose = false;
-	int c, r;
+struct config_args {
+	const char *arch, *base, *ksrc, *odir;
+	struct opt_list groups;
+	bool json, verbose;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:b:g:k:o:jvh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			arch = optarg;
-			break;
-		case 'b':
-			base = optarg;
-			break;
-		case 'g':
-			group_args = realloc(group_args,
-					     (n_args + 1) * sizeof(char *));
-			if (!group_args)
-				return BP_EXIT_INFRA;
-			group_args[n_args++] = optarg;
-			break;
-		case 'k':
-			ksrc_arg = optarg;
-			break;
-		case 'o':
-			odir_arg = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return BP_EXIT_OK;
-		default:
-			usage(stderr);
+static void config_args_done(struct config_args *a)
+{
+	opt_list_done(&a->groups);
+}
+
+/* The options into a: the index of the first positional argument, or a
+ * negative value for opts_exit_code(). */
+static int parse_options(struct config_args *a, int argc, char **argv)
+{
+	const struct opt table[] = {
+		OPT_STRING('a', "arch", &a->arch, "x86_64|i386",
+			   "the guest architecture (required)"),
+		OPT_STRING('b', "base", &a->base, "BASE",
+			   "in-tree targets joined by '+' (x86_64_defconfig,\n"
+			   "tinyconfig+kvm_guest.config) or a config file\n"
+			   "path (./my.config); required"),
+		OPT_LIST('g', "group", &a->groups, "G",
+			 "a group name (bootproof groups) or a fragment\n"
+			 "file path; repeatable, merged in order"),
+		OPT_STRING('k', "ksrc", &a->ksrc, "DIR",
+			   "kernel tree (default: " KSRC_DEFAULT_TARBALL "\n"
+			   "unpacked once into the cache)"),
+		OPT_STRING('o', "odir", &a->odir, "DIR",
+			   "the O= directory (default: under the cache)"),
+		OPT_FLAG('j', "json", &a->json, "the result as JSON on stdout"),
+		OPT_FLAG('v', "verbose", &a->verbose, "list kept options too"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "config",
+		.synopsis = "bootproof config --arch x86_64|i386 --base BASE "
+			    "[--group G]... [--ksrc DIR]\n"
+			    "                 [--odir DIR] [--json] [--verbose]",
+		.intro = "Make the .config of a base plus option groups with the "
+			 "kernel's own\ntooling; report which requested options "
+			 "were kept and why each\ndropped one was dropped.",
+		.epilog = "Exit: 0 every requested option kept, 1 something "
+			  "dropped, 2 bad input,\n3 infrastructure.",
+		.opts = table,
+		.max_args = 0,
+	};
+	int argi = opts_parse(&cmd, argc, argv);
+
+	if (argi < 0)
+		return argi;
+	if (!a->arch || !a->base) {
+		log_error("config: --arch and --base are required");
+		opts_usage(&cmd, stderr);
+		return opts_done(BP_EXIT_USAGE);
+	}
+	if (strcmp(a->arch, "x86_64") && strcmp(a->arch, "i386")) {
+		log_error("config: unknown arch '%s' (x86_64 or i386)", a->arch);
+		return opts_done(BP_EXIT_USAGE);
+	}
+	return argi;
+}
+
+/* Each --group into l, checked to be for arch; an exit code. */
+static int load_groups(const char *datadir, const char *arch,
+		       const struct opt_list *args, struct grouplist *l)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	int r;
+
+	l->v = xcalloc(args->n, sizeof(*l->v));
+	for (size_t i = 0; i < args->n; i++) {
+		r = configstage_load_group(datadir, arch, args->v[i],
+					   &l->v[l->n], &err);
+		if (r < 0) {
+			log_error("config: %s", err.buf);
+			return r == -ENOENT || r == -EINVAL ? BP_EXIT_USAGE
+							    : BP_EXIT_INFRA;
+		}
+		l->n++;
+		if (!group_for_arch(l->v[i], arch)) {
+			log_error("config: %s: group %s is for %s, not %s",
+				  l->v[i]->file, l->v[i]->name, l->v[i]->arch,
+				  arch);
 			return BP_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		log_error("config: unexpected argument '%s'", argv[optind]);
-		usage(stderr);
-		return BP_EXIT_USAGE;
+	return BP_EXIT_OK;
+}
+
+/* The O= directory: --odir made absolute, else the cache's default for the
+ * tree's release and arch.  NULL when the release cannot be read. */
+static char *resolve_odir(const char *odir_arg, const char *cache,
+			  const char *ksrc, const char *arch)
+{
+	_cleanup_free_ char *rel = NULL;
+
+	if (odir_arg && odir_arg[0] == '/')
+		return xstrdup(odir_arg);
+	if (odir_arg) {
+		char cwd[4096];
+
+		return getcwd(cwd, sizeof(cwd)) ? path_join(cwd, odir_arg)
+						: NULL;
 	}
-	if (!arch || !base) {
-		log_error("config: --arch and --base are required");
-		usage(stderr);
-		return BP_EXIT_USAGE;
-	}
-	if (strcmp(arch, "x86_64") && strcmp(arch, "i386")) {
-		log_error("config: unknown arch '%s' (x86_64 or i386)", arch);
-		return BP_EXIT_USAGE;
-	}
+	if (ksrc_release(ksrc, &rel) < 0)
+		return NULL;
+	return configstage_default_odir(cache, ksrc, rel, arch);
+}
+
+int verb_config(int argc, char **argv)
+{
+	_cleanup_free_ char *cache = NULL, *datadir = NULL, *ksrc = NULL;
+	_cleanup_free_ char *odir = NULL, *unpack_dir = NULL;
+	_cleanup_(grouplist_done) struct grouplist groups = { NULL, 0 };
+	_cleanup_configstage_result_ struct configstage_result *res = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_(config_args_done) struct config_args a = { .arch = NULL };
+	struct configstage_opts o = { 0 };
+	int r;
+
+	r = parse_options(&a, argc, argv);
+	if (r < 0)
+		return opts_exit_code(r);
 	cache = bp_cache_dir();
 	if (!cache)
 		return BP_EXIT_INFRA;
@@ -363,59 +387,29 @@ int verb_config(int argc, char **argv)
 			  "BOOTPROOF_DATADIR to the source checkout");
 		return BP_EXIT_INFRA;
 	}
-
-	groups.v = calloc(n_args ? n_args : 1, sizeof(*groups.v));
-	if (!groups.v)
-		return BP_EXIT_INFRA;
-	for (size_t i = 0; i < n_args; i++) {
-		r = configstage_load_group(datadir, arch, group_args[i],
-					   &groups.v[groups.n], &err);
-		if (r < 0) {
-			log_error("config: %s", err.buf);
-			return r == -ENOENT || r == -EINVAL ? BP_EXIT_USAGE
-							    : BP_EXIT_INFRA;
-		}
-		groups.n++;
-		if (!group_for_arch(groups.v[i], arch)) {
-			log_error("config: %s: group %s is for %s, not %s",
-				  groups.v[i]->file, groups.v[i]->name,
-				  groups.v[i]->arch, arch);
-			return BP_EXIT_USAGE;
-		}
-	}
+	r = load_groups(datadir, a.arch, &a.groups, &groups);
+	if (r != BP_EXIT_OK)
+		return r;
 
 	unpack_dir = ksrc_unpack_dir(cache, KSRC_DEFAULT_TARBALL);
-	if (!ksrc_arg && unpack_dir &&
+	if (!a.ksrc && unpack_dir &&
 	    !ksrc_is_unpacked(KSRC_DEFAULT_TARBALL, unpack_dir))
 		log_info("unpacking %s into %s (once; a minute or two)",
 			 KSRC_DEFAULT_TARBALL, unpack_dir);
-	r = ksrc_resolve(ksrc_arg, cache, &ksrc, &err);
+	r = ksrc_resolve(a.ksrc, cache, &ksrc, &err);
 	if (r < 0) {
 		log_error("config: %s", err.buf);
 		return BP_EXIT_INFRA;
 	}
-	if (odir_arg && odir_arg[0] == '/')
-		odir = strdup(odir_arg);
-	else if (odir_arg) {
-		char cwd[4096];
-
-		odir = getcwd(cwd, sizeof(cwd)) ? path_join(cwd, odir_arg)
-						: NULL;
-	} else {
-		_cleanup_free_ char *rel = NULL;
-
-		r = ksrc_release(ksrc, &rel);
-		odir = r < 0 ? NULL
-			     : configstage_default_odir(cache, ksrc, rel, arch);
-	}
+	odir = resolve_odir(a.odir, cache, ksrc, a.arch);
 	if (!odir) {
 		log_error("config: %s: cannot read the kernel release", ksrc);
 		return BP_EXIT_INFRA;
 	}
 
 	o.ksrc = ksrc;
-	o.arch = arch;
-	o.base = base;
+	o.arch = a.arch;
+	o.base = a.base;
 	o.groups = groups.v;
 	o.n_groups = groups.n;
 	o.odir = odir;
@@ -428,10 +422,10 @@ int verb_config(int argc, char **argv)
 	}
 	if (res->explain_error)
 		log_warn("config: drops not explained: %s", res->explain_error);
-	if (json)
+	if (a.json)
 		print_json(res, &o);
 	else
-		print_text(res, &o, verbose);
+		print_text(res, &o, a.verbose);
 	/* Stale lines of the base are reported, but only what the groups
 	 * asked for decides the exit: a base such as tinyconfig always has a
 	 * few (S390_GUEST in kvm_guest.config...). */

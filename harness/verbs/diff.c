@@ -9,7 +9,6 @@
  * run.json, runs of different kinds).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +20,9 @@
 #include "core/runread.h"
 #include "util/jsonx.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/strbuf.h"
 #include "verbs/report.h"
-
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof diff RUN_A RUN_B [--json]\n"
-	      "  What regressed and what was fixed from run A (the baseline) to\n"
-	      "  run B.  RUN_A and RUN_B are run directories (or their run.json).\n"
-	      "  --json   print the differences as JSON on stdout\n"
-	      "exit: 0 nothing regressed, 1 something regressed, 2 bad input\n",
-	      f);
-}
 
 static json_object *side(const char *arg, const char *dir, json_object *doc)
 {
@@ -50,45 +40,45 @@ static json_object *side(const char *arg, const char *dir, json_object *doc)
 
 int verb_diff(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	_cleanup_free_ char *dir_a = NULL, *dir_b = NULL;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	json_object *a = NULL, *b = NULL;
 	struct rundiff *d = NULL;
 	bool json = false;
-	int c, r, code;
+	int argi, r, code;
+	const struct opt table[] = {
+		OPT_FLAG('j', "json", &json,
+			 "print the differences as JSON on stdout"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "diff",
+		.synopsis = "bootproof diff RUN_A RUN_B [--json]",
+		.intro = "What regressed and what was fixed from run A (the "
+			 "baseline) to\nrun B.  RUN_A and RUN_B are run "
+			 "directories (or their run.json).",
+		.epilog = "exit: 0 nothing regressed, 1 something regressed, 2 "
+			  "bad input",
+		.opts = table,
+		.max_args = 2,
+	};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return BP_EXIT_OK;
-		default:
-			usage(stderr);
-			return BP_EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2) {
+	argi = opts_parse(&cmd, argc, argv);
+	if (argi < 0)
+		return opts_exit_code(argi);
+	if (argc - argi != 2) {
 		log_error("diff: expected two runs, RUN_A RUN_B");
-		usage(stderr);
+		opts_usage(&cmd, stderr);
 		return BP_EXIT_USAGE;
 	}
-	r = report_load_run(argv[optind], &dir_a, &a);
+	r = report_load_run(argv[argi], &dir_a, &a);
 	if (r >= 0)
-		r = report_load_run(argv[optind + 1], &dir_b, &b);
+		r = report_load_run(argv[argi + 1], &dir_b, &b);
 	if (r < 0) {
 		json_object_put(a);
 		return r == -ENOMEM ? BP_EXIT_INFRA : BP_EXIT_USAGE;
 	}
-	r = rundiff_compare(a, argv[optind], b, argv[optind + 1], &d, &err);
+	r = rundiff_compare(a, argv[argi], b, argv[argi + 1], &d, &err);
 	if (r < 0) {
 		if (r == -ENOMEM)
 			log_error_errno(r, "diff");
@@ -105,9 +95,9 @@ int verb_diff(int argc, char **argv)
 		if (!o) {
 			code = BP_EXIT_INFRA;
 		} else {
-			json_object_object_add(o, "a", side(argv[optind], dir_a, a));
+			json_object_object_add(o, "a", side(argv[argi], dir_a, a));
 			json_object_object_add(o, "b",
-					       side(argv[optind + 1], dir_b, b));
+					       side(argv[argi + 1], dir_b, b));
 			puts(json_object_to_json_string_ext(
 				o, JSON_C_TO_STRING_PRETTY |
 					   JSON_C_TO_STRING_NOSLASHESCAPE));

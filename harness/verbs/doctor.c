@@ -3,7 +3,6 @@
 #include "verbs/doctor.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "bootproof.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/strbuf.h"
 
 #define QEMU_FIX "apt-get install -y qemu-system-x86"
@@ -171,27 +171,11 @@ int doctor_run(const struct hostcheck_ops *ops, const struct doctor_opts *o,
 	return 0;
 }
 
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof doctor [--json] [--connect URI] [--ksrc PATH] [--cc CC]\n"
-	      "                        [--quick]\n"
-	      "\n"
-	      "Check that this host can boot guests: QEMU, libvirt, a usable\n"
-	      "accelerator (KVM, decided by running a probe guest, else TCG),\n"
-	      "libguestfs, a kernel source, a compiler for static x86_64 and i386\n"
-	      "programs, the cache directory.  One line per check with its fix.\n"
-	      "\n"
-	      "  --json         a JSON document on stdout (logs stay on stderr)\n"
-	      "  --connect URI  libvirt URI (default: $LIBVIRT_DEFAULT_URI, else\n"
-	      "                 qemu:///system)\n"
-	      "  --ksrc PATH    kernel source tree or linux-source tarball\n"
-	      "                 (default: " HOSTCHECK_DEFAULT_KSRC ")\n"
-	      "  --cc CC        compiler for guest programs (default: cc)\n"
-	      "  --quick        skip the libguestfs launch (~15 s under TCG)\n"
-	      "\n"
-	      "Exit status: 0 a boot is possible, 3 it is not, 2 bad usage.\n",
-	      f);
-}
+static const char doctor_intro[] =
+	"Check that this host can boot guests: QEMU, libvirt, a usable\n"
+	"accelerator (KVM, decided by running a probe guest, else TCG),\n"
+	"libguestfs, a kernel source, a compiler for static x86_64 and i386\n"
+	"programs, the cache directory.  One line per check with its fix.";
 
 /* Text mode: print what is known while libguestfs still boots. */
 static void print_early(const struct check_list *done, const char *accel,
@@ -208,15 +192,6 @@ static void print_early(const struct check_list *done, const char *accel,
 
 int verb_doctor(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "connect", required_argument, NULL, 'c' },
-		{ "ksrc", required_argument, NULL, 'k' },
-		{ "cc", required_argument, NULL, 'C' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct doctor_opts o = { 0 };
 	_cleanup_check_list_ struct check_list checks = CHECK_LIST_INIT;
 	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
@@ -224,42 +199,36 @@ int verb_doctor(int argc, char **argv)
 	size_t printed = 0;
 	bool json = false;
 	long long t0;
-	int c, e;
+	int argi, e;
+	const struct opt table[] = {
+		OPT_FLAG('j', "json", &json,
+			 "a JSON document on stdout (logs stay on stderr)"),
+		OPT_STRING('c', "connect", &o.uri, "URI",
+			   "libvirt URI (default: $LIBVIRT_DEFAULT_URI, else\n"
+			   "qemu:///system)"),
+		OPT_STRING(0, "ksrc", &o.ksrc, "PATH",
+			   "kernel source tree or linux-source tarball\n"
+			   "(default: " HOSTCHECK_DEFAULT_KSRC ")"),
+		OPT_STRING(0, "cc", &o.cc, "CC",
+			   "compiler for guest programs (default: cc)"),
+		OPT_FLAG(0, "quick", &o.quick,
+			 "skip the libguestfs launch (~15 s under TCG)"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "doctor",
+		.synopsis = "bootproof doctor [--json] [--connect URI] "
+			    "[--ksrc PATH] [--cc CC] [--quick]",
+		.intro = doctor_intro,
+		.epilog = "Exit status: 0 a boot is possible, 3 it is not, 2 "
+			  "bad usage.",
+		.opts = table,
+		.max_args = 0,
+	};
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jc:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'c':
-			o.uri = optarg;
-			break;
-		case 'k':
-			o.ksrc = optarg;
-			break;
-		case 'C':
-			o.cc = optarg;
-			break;
-		case 'q':
-			o.quick = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return BP_EXIT_OK;
-		default:
-			log_error("doctor: unknown or incomplete option '%s'",
-				  argv[optind - 1]);
-			usage(stderr);
-			return BP_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		log_error("doctor: unexpected argument '%s'", argv[optind]);
-		usage(stderr);
-		return BP_EXIT_USAGE;
-	}
+	argi = opts_parse(&cmd, argc, argv);
+	if (argi < 0)
+		return opts_exit_code(argi);
 
 	if (!o.quick)
 		log_info("doctor: checking the host (libguestfs launches an appliance: ~15 s under TCG)");

@@ -5,7 +5,6 @@
  * (exit 2, file:line).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +13,8 @@
 #include "bootproof.h"
 #include "engine/configstage.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/paths.h"
-
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof groups [--arch x86_64|i386] [--json]\n"
-	      "\n"
-	      "Lists the option groups (scenarios/groups/<arch>/*.config) "
-	      "with their\nscenarios, the patch they come from and their "
-	      "options.\n",
-	      f);
-}
 
 static void print_group(const struct group *g)
 {
@@ -86,40 +76,31 @@ static json_object *json_group(const struct group *g)
 
 int verb_groups(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	_cleanup_free_ char *datadir = NULL;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	const char *arch = NULL;
 	json_object *j = NULL;
 	bool json = false;
-	int c;
+	int argi;
+	const struct opt table[] = {
+		OPT_STRING('a', "arch", &arch, "x86_64|i386",
+			   "only this arch's groups"),
+		OPT_FLAG('j', "json", &json, "the groups as JSON on stdout"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "groups",
+		.synopsis = "bootproof groups [--arch x86_64|i386] [--json]",
+		.intro = "Lists the option groups (scenarios/groups/<arch>/"
+			 "*.config) with their\nscenarios, the patch they come "
+			 "from and their options.",
+		.opts = table,
+		.max_args = 0,
+	};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			arch = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return BP_EXIT_OK;
-		default:
-			usage(stderr);
-			return BP_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		log_error("groups: unexpected argument '%s'", argv[optind]);
-		return BP_EXIT_USAGE;
-	}
+	argi = opts_parse(&cmd, argc, argv);
+	if (argi < 0)
+		return opts_exit_code(argi);
 	if (arch && strcmp(arch, "x86_64") && strcmp(arch, "i386")) {
 		log_error("groups: unknown arch '%s' (x86_64 or i386)", arch);
 		return BP_EXIT_USAGE;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* bootproof image: build (or find in the cache) a guest disk image. */
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,31 +8,15 @@
 #include "adapters/image_guestfs.h"
 #include "bootproof.h"
 #include "util/log.h"
+#include "util/opts.h"
 
-static const char usage_text[] =
-	"usage: bootproof image [--arch x86_64|i386] [--agent PATH]\n"
-	"                       [--busybox PATH] [--modules DIR] [--cache DIR]\n"
-	"                       [--accel auto|tcg|kvm] [--force] [--json]\n"
-	"\n"
+static const char image_intro[] =
 	"Build the guest root image (raw ext4, no partition table) for an\n"
 	"architecture with libguestfs, or find it in <cache>/images/, and\n"
-	"print its path and hash.  docs/images.md describes its content.\n"
-	"\n"
-	"  --arch A       x86_64 (default) or i386\n"
-	"  --agent PATH   the static agent binary (default:\n"
-	"                 <build>/guest/<arch>/bootproof-agent)\n"
-	"  --busybox PATH a static busybox for that arch (default: /bin/busybox;\n"
-	"                 i386: <cache>/i386-busybox/bin/busybox)\n"
-	"  --modules DIR  /lib/modules/<release> of a modular kernel: copy the\n"
-	"                 modules the agent loads and what they need\n"
-	"  --cache DIR    cache directory (default: $BOOTPROOF_CACHE,\n"
-	"                 /var/cache/bootproof as root)\n"
-	"  --accel A      how libguestfs runs its appliance: auto (= tcg),\n"
-	"                 tcg, or kvm\n"
-	"  --force        build even when the image is in the cache\n"
-	"  --json         print a JSON object on stdout\n"
-	"\n"
-	"Exit: 0 ok, 2 bad arguments or inputs, 3 libguestfs or host failure.\n";
+	"print its path and hash.  docs/images.md describes its content.";
+
+static const char image_epilog[] =
+	"Exit: 0 ok, 2 bad arguments or inputs, 3 libguestfs or host failure.";
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object *, json_object_put)
 
@@ -61,71 +44,58 @@ static void print_json(const struct image_request *req,
 
 int verb_image(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "agent", required_argument, NULL, 'A' },
-		{ "busybox", required_argument, NULL, 'b' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "cache", required_argument, NULL, 'c' },
-		{ "accel", required_argument, NULL, 'x' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	_cleanup_(image_result_done) struct image_result res = { .path = NULL };
 	struct image_request req = { .arch = IMAGE_ARCH_X86_64 };
+	const char *arch = NULL, *accel = NULL;
 	bool json = false;
-	int c, r;
+	int argi, r;
+	const struct opt table[] = {
+		OPT_STRING(0, "arch", &arch, "A", "x86_64 (default) or i386"),
+		OPT_STRING(0, "agent", &req.agent, "PATH",
+			   "the static agent binary (default:\n"
+			   "<build>/guest/<arch>/bootproof-agent)"),
+		OPT_STRING(0, "busybox", &req.busybox, "PATH",
+			   "a static busybox for that arch (default:\n"
+			   "/bin/busybox; i386:\n"
+			   "<cache>/i386-busybox/bin/busybox)"),
+		OPT_STRING(0, "modules", &req.modules, "DIR",
+			   "/lib/modules/<release> of a modular kernel: copy\n"
+			   "the modules the agent loads and what they need"),
+		OPT_STRING(0, "cache", &req.cache_dir, "DIR",
+			   "cache directory (default: $BOOTPROOF_CACHE,\n"
+			   "/var/cache/bootproof as root)"),
+		OPT_STRING(0, "accel", &accel, "A",
+			   "how libguestfs runs its appliance: auto (= tcg),\n"
+			   "tcg, or kvm"),
+		OPT_FLAG(0, "force", &req.force,
+			 "build even when the image is in the cache"),
+		OPT_FLAG(0, "json", &json, "print a JSON object on stdout"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "image",
+		.synopsis = "bootproof image [--arch x86_64|i386] [--agent PATH]\n"
+			    "                [--busybox PATH] [--modules DIR] "
+			    "[--cache DIR]\n"
+			    "                [--accel auto|tcg|kvm] [--force] "
+			    "[--json]",
+		.intro = image_intro,
+		.epilog = image_epilog,
+		.opts = table,
+		.max_args = 0,
+	};
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (image_arch_from_string(optarg, &req.arch) < 0) {
-				log_error("image: unknown architecture '%s' "
-					  "(x86_64 or i386)",
-					  optarg);
-				return BP_EXIT_USAGE;
-			}
-			break;
-		case 'A':
-			req.agent = optarg;
-			break;
-		case 'b':
-			req.busybox = optarg;
-			break;
-		case 'm':
-			req.modules = optarg;
-			break;
-		case 'c':
-			req.cache_dir = optarg;
-			break;
-		case 'x':
-			if (image_accel_from_string(optarg, &req.accel) < 0) {
-				log_error("image: unknown --accel '%s' "
-					  "(auto, tcg or kvm)",
-					  optarg);
-				return BP_EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			req.force = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return BP_EXIT_OK;
-		default:
-			fputs(usage_text, stderr);
-			return BP_EXIT_USAGE;
-		}
+	argi = opts_parse(&cmd, argc, argv);
+	if (argi < 0)
+		return opts_exit_code(argi);
+	if (arch && image_arch_from_string(arch, &req.arch) < 0) {
+		log_error("image: unknown architecture '%s' (x86_64 or i386)",
+			  arch);
+		return BP_EXIT_USAGE;
 	}
-	if (optind < argc) {
-		log_error("image: unexpected argument '%s'", argv[optind]);
-		fputs(usage_text, stderr);
+	if (accel && image_accel_from_string(accel, &req.accel) < 0) {
+		log_error("image: unknown --accel '%s' (auto, tcg or kvm)",
+			  accel);
 		return BP_EXIT_USAGE;
 	}
 

@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +21,21 @@
 #include "core/runread.h"
 #include "util/fileio.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof report RUN_DIR\n"
-	      "  (Re)write RUN_DIR/report.html from RUN_DIR/run.json and print\n"
-	      "  its path.  RUN_DIR may also be the run.json itself.\n"
-	      "exit: 0 written, 2 not a run directory or invalid run.json,\n"
-	      "      3 the page could not be written\n",
-	      f);
-}
+static const struct opt report_opts[] = { OPT_END() };
+static const struct opts_cmd report_cmd = {
+	.name = "report",
+	.synopsis = "bootproof report RUN_DIR",
+	.intro = "(Re)write RUN_DIR/report.html from RUN_DIR/run.json and "
+		 "print its path.\nRUN_DIR may also be the run.json itself.",
+	.epilog = "exit: 0 written, 2 not a run directory or invalid "
+		  "run.json,\n      3 the page could not be written",
+	.opts = report_opts,
+	.max_args = 1,
+};
 
 static bool is_dir(const char *p)
 {
@@ -166,31 +168,19 @@ int report_write(const char *run_dir, char **ret_path)
 
 int verb_report(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	_cleanup_free_ char *dir = NULL, *path = NULL;
 	json_object *doc = NULL;
-	int c, r;
+	int argi, r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return BP_EXIT_OK;
-		default:
-			usage(stderr);
-			return BP_EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 1) {
+	argi = opts_parse(&report_cmd, argc, argv);
+	if (argi < 0)
+		return opts_exit_code(argi);
+	if (argi == argc) {
 		log_error("report: expected one RUN_DIR");
-		usage(stderr);
+		opts_usage(&report_cmd, stderr);
 		return BP_EXIT_USAGE;
 	}
-	r = report_load_run(argv[optind], &dir, &doc);
+	r = report_load_run(argv[argi], &dir, &doc);
 	if (r == -ENOMEM)
 		return BP_EXIT_INFRA;
 	if (r < 0)

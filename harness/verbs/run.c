@@ -9,7 +9,6 @@
  * (docs/run.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,47 +24,19 @@
 #include "util/jsonx.h"
 #include "util/interrupt.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 #include "verbs/report.h"
 
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof run [PLAN] [options]\n"
-	      "  PLAN                   a plan file, or the name of one in "
-	      "scenarios/plans/\n"
-	      "                         (default: demo)\n"
-	      "  --arch A               only this arch (repeatable; replaces the "
-	      "plan's)\n"
-	      "  --group G              only this group: a name or a fragment "
-	      "file\n"
-	      "                         (repeatable; replaces the plan's)\n"
-	      "  --ksrc DIR             kernel tree (default: " KSRC_DEFAULT_TARBALL
-	      "\n"
-	      "                         unpacked once into the cache)\n"
-	      "  --results DIR          where run directories go (default: "
-	      "results)\n"
-	      "  --resume RUN_DIR       continue an interrupted run: finished "
-	      "stages are\n"
-	      "                         reused, the rest runs (PLAN, --arch, "
-	      "--group and\n"
-	      "                         --ksrc default to the run's)\n"
-	      "  --accel auto|kvm|tcg   (default auto: KVM only when a probe "
-	      "guest runs)\n"
-	      "  --connect URI          libvirt URI (default: "
-	      "$LIBVIRT_DEFAULT_URI or\n"
-	      "                         qemu:///system)\n"
-	      "  --jobs N               make -jN (default: the CPU count)\n"
-	      "  --rebuild              build every candidate again, even when "
-	      "the cache has\n"
-	      "                         its .config built (e.g. after editing the "
-	      "tree)\n"
-	      "  --json                 print run.json on stdout\n"
-	      "exit: 0 every group PASS, PARTIAL or SKIP; 1 a group FAILed; 2 bad "
-	      "input;\n"
-	      "      3 infrastructure; 130 interrupted (resume with --resume)\n",
-	      f);
-}
+static const char run_synopsis[] = "bootproof run [PLAN] [options]";
+static const char run_intro[] =
+	"PLAN is a plan file, or the name of one in scenarios/plans/ "
+	"(default: demo).";
+static const char run_epilog[] =
+	"exit: 0 every group PASS, PARTIAL or SKIP; 1 a group FAILed; 2 bad "
+	"input;\n      3 infrastructure; 130 interrupted (resume with "
+	"--resume)";
 
 struct strv {
 	const char **v;
@@ -201,20 +172,6 @@ static void summary(const struct run *run, const char *report)
 
 int verb_run(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "ksrc", required_argument, NULL, 'k' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "resume", required_argument, NULL, 'R' },
-		{ "accel", required_argument, NULL, 'A' },
-		{ "connect", required_argument, NULL, 'u' },
-		{ "jobs", required_argument, NULL, 'J' },
-		{ "rebuild", no_argument, NULL, 'B' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	_cleanup_free_ char *datadir = NULL, *cache = NULL, *plan_path = NULL;
 	_cleanup_free_ char *ksrc = NULL, *ksrc_arg = NULL, *release = NULL;
 	_cleanup_free_ char *unpack = NULL, *report = NULL;
@@ -228,59 +185,69 @@ int verb_run(int argc, char **argv)
 	enum guest_accel accel = GUEST_ACCEL_TCG;
 	volatile sig_atomic_t *interrupted;
 	struct matrix_outcome out = { 0 };
+	_cleanup_(opt_list_done) struct opt_list arch_opt = { 0 };
+	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
+	const char *ksrc_opt = NULL;
 	unsigned jobs = 0;
 	bool json = false, rebuild = false;
+	const struct opt table[] = {
+		OPT_LIST(0, "arch", &arch_opt, "A",
+			 "only this arch (repeatable; replaces the plan's)"),
+		OPT_LIST(0, "group", &group_opt, "G",
+			 "only this group: a name or a fragment file\n"
+			 "(repeatable; replaces the plan's)"),
+		OPT_STRING(0, "ksrc", &ksrc_opt, "DIR",
+			   "kernel tree (default: " KSRC_DEFAULT_TARBALL "\n"
+			   "unpacked once into the cache)"),
+		OPT_STRING(0, "results", &results, "DIR",
+			   "where run directories go (default: results)"),
+		OPT_STRING(0, "resume", &resume, "RUN_DIR",
+			   "continue an interrupted run: finished stages are\n"
+			   "reused, the rest runs (PLAN, --arch, --group and\n"
+			   "--ksrc default to the run's)"),
+		OPT_STRING(0, "accel", &accel_arg, "auto|kvm|tcg",
+			   "accelerator (default auto: KVM only when a probe\n"
+			   "guest runs)"),
+		OPT_STRING(0, "connect", &uri, "URI",
+			   "libvirt URI (default: $LIBVIRT_DEFAULT_URI or\n"
+			   "qemu:///system)"),
+		OPT_UINT(0, "jobs", &jobs, "N", "jobs", 1, 1024,
+			 "make -jN (default: the CPU count)"),
+		OPT_FLAG(0, "rebuild", &rebuild,
+			 "build every candidate again, even when the cache\n"
+			 "has its .config built (e.g. after editing the tree)"),
+		OPT_FLAG(0, "json", &json, "print run.json on stdout"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "run",
+		.synopsis = run_synopsis,
+		.intro = run_intro,
+		.epilog = run_epilog,
+		.opts = table,
+		.max_args = 1,
+	};
 	int c, r, code;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'a': strv_add(&arches, optarg); break;
-		case 'g': {
-			/* A path is kept absolute (run.json records it for
-			 * --resume, which may run elsewhere). */
-			char *abs = strchr(optarg, '/') ? realpath(optarg, NULL)
-							: NULL;
-
-			if (abs)
-				strv_add(&owned, abs);
-			strv_add(&groups, abs ? abs : optarg);
-			break;
-		}
-		case 'k': free(ksrc_arg); ksrc_arg = strdup(optarg); break;
-		case 'r': results = optarg; break;
-		case 'R': resume = optarg; break;
-		case 'A': accel_arg = optarg; break;
-		case 'u': uri = optarg; break;
-		case 'j': json = true; break;
-		case 'B': rebuild = true; break;
-		case 'J': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-
-			if (!*optarg || *end || !v || v > 1024) {
-				log_error("--jobs %s: expected 1..1024", optarg);
-				code = BP_EXIT_USAGE;
-				goto out;
-			}
-			jobs = (unsigned)v;
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			code = BP_EXIT_OK;
-			goto out;
-		default:
-			usage(stderr);
-			code = BP_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (argc - optind > 1) {
-		log_error("run: unexpected argument '%s'", argv[optind + 1]);
-		code = BP_EXIT_USAGE;
+	c = opts_parse(&cmd, argc, argv);
+	if (c < 0) {
+		code = opts_exit_code(c);
 		goto out;
 	}
+	for (size_t i = 0; i < arch_opt.n; i++)
+		strv_add(&arches, arch_opt.v[i]);
+	for (size_t i = 0; i < group_opt.n; i++) {
+		/* A path is kept absolute (run.json records it for --resume,
+		 * which may run elsewhere). */
+		const char *g = group_opt.v[i];
+		char *abs = strchr(g, '/') ? realpath(g, NULL) : NULL;
+
+		if (abs)
+			strv_add(&owned, abs);
+		strv_add(&groups, abs ? abs : g);
+	}
+	if (ksrc_opt)
+		ksrc_arg = strdup(ksrc_opt);
 	datadir = bp_data_dir();
 	cache = bp_cache_dir();
 	if (!datadir) {
@@ -294,8 +261,8 @@ int verb_run(int argc, char **argv)
 		code = BP_EXIT_INFRA;
 		goto out;
 	}
-	if (optind < argc)
-		plan_path = find_plan(datadir, argv[optind]);
+	if (c < argc)
+		plan_path = find_plan(datadir, argv[c]);
 	if (resume && from_record(resume, datadir, &plan_path, &arches, &groups,
 				  &ksrc_arg, &resumed_doc) < 0) {
 		code = BP_EXIT_USAGE;

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +23,9 @@
 #include "core/recjson.h"
 #include "core/verdict.h"
 #include "util/log.h"
+#include "util/opts.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define HEAD_LINES 6		/* report lines shown per problem in text */
 #define SNIFF_BYTES 65536	/* looked at to tell text from binary */
@@ -234,70 +235,53 @@ static int triage_one(const char *path, const struct opts *o,
 	return BP_EXIT_OK;
 }
 
-static void usage(FILE *f)
-{
-	fputs("usage: bootproof triage [--json] [--allow KIND[,KIND...]] "
-	      "[--full] LOG...\n"
-	      "  Reads recorded serial console logs and reports the boot verdict,\n"
-	      "  kernel problems and KTAP results.\n"
-	      "  --allow   problem kinds that do not fail (warn, ubsan, all...)\n"
-	      "  --full    print whole problem reports\n"
-	      "  exit: 0 clean boot, 1 kernel problem, 2 bad input\n",
-	      f);
-}
-
 int verb_triage(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "allow", required_argument, NULL, 'a' },
-		{ "full", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct opts o = { 0 };
 	_cleanup_free_ char *allow_copy = NULL;
-	const char *allowed[32];
+	const char *allowed[32], *allow = NULL;
 	json_object *arr = NULL;
-	int c, worst = BP_EXIT_OK;
+	int argi, worst = BP_EXIT_OK;
+	const struct opt table[] = {
+		OPT_FLAG('j', "json", &o.json, "the results as JSON on stdout"),
+		OPT_STRING(0, "allow", &allow, "KIND[,KIND...]",
+			   "problem kinds that do not fail (warn, ubsan,\n"
+			   "all...)"),
+		OPT_FLAG(0, "full", &o.full, "print whole problem reports"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = {
+		.name = "triage",
+		.synopsis = "bootproof triage [--json] [--allow KIND[,KIND...]] "
+			    "[--full] LOG...",
+		.intro = "Reads recorded serial console logs and reports the "
+			 "boot verdict,\nkernel problems and KTAP results.",
+		.epilog = "exit: 0 clean boot, 1 kernel problem, 2 bad input",
+		.opts = table,
+		.max_args = -1,
+	};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o.json = true;
-			break;
-		case 'f':
-			o.full = true;
-			break;
-		case 'a': {
-			char *save = NULL;
-			free(allow_copy);
-			allow_copy = strdup(optarg);
-			o.n_allowed = 0;
-			for (char *t = strtok_r(allow_copy, ",", &save);
-			     t && o.n_allowed < ELEMENTSOF(allowed);
-			     t = strtok_r(NULL, ",", &save))
-				allowed[o.n_allowed++] = t;
-			o.allowed = allowed;
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			return BP_EXIT_OK;
-		default:
-			usage(stderr);
-			return BP_EXIT_USAGE;
-		}
+	argi = opts_parse(&cmd, argc, argv);
+	if (argi < 0)
+		return opts_exit_code(argi);
+	if (allow) {
+		char *save = NULL;
+
+		allow_copy = xstrdup(allow);
+		for (char *t = strtok_r(allow_copy, ",", &save);
+		     t && o.n_allowed < ELEMENTSOF(allowed);
+		     t = strtok_r(NULL, ",", &save))
+			allowed[o.n_allowed++] = t;
+		o.allowed = allowed;
 	}
-	if (optind >= argc) {
+	if (argi >= argc) {
 		log_error("triage: no log given");
-		usage(stderr);
+		opts_usage(&cmd, stderr);
 		return BP_EXIT_USAGE;
 	}
 	if (o.json)
 		arr = json_object_new_array();
-	for (int i = optind; i < argc; i++) {
+	for (int i = argi; i < argc; i++) {
 		json_object *j = NULL;
 		int r = triage_one(argv[i], &o, &j);
 
