@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "paths.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 static int write_all(int fd, const void *data, size_t len)
 {
@@ -32,11 +34,9 @@ static int write_all(int fd, const void *data, size_t len)
 
 static int open_tmp_beside(const char *path, unsigned mode, char **ret_tmp)
 {
-	_cleanup_free_ char *tmp = NULL;
+	_cleanup_free_ char *tmp = xasprintf("%s.tmp.XXXXXX", path);
 	int fd;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-		return -ENOMEM;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -129,10 +129,7 @@ int rm_rf(const char *path)
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (asprintf(&p, "%s/%s", path, de->d_name) < 0) {
-			r = -ENOMEM;
-			break;
-		}
+		p = path_join(path, de->d_name);
 		q = rm_rf(p);
 		if (q < 0 && r == 0)
 			r = q;

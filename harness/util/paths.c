@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "strbuf.h"
+#include "xalloc.h"
 
 char *path_join(const char *dir, const char *rel)
 {
@@ -23,29 +24,39 @@ char *path_join(const char *dir, const char *rel)
 	return strbuf_detach(&sb, NULL);
 }
 
+char *path_stem(const char *path, const char *suffix)
+{
+	const char *b = strrchr(path, '/');
+	size_t n, k = strlen(suffix);
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n > k && !strcmp(b + n - k, suffix))
+		n -= k;
+	return xstrndup(b, n);
+}
+
 char *bp_cache_dir(void)
 {
 	const char *e = getenv("BOOTPROOF_CACHE");
 
 	if (e && *e)
-		return strdup(e);
+		return xstrdup(e);
 	if (geteuid() == 0)
-		return strdup("/var/cache/bootproof");
+		return xstrdup("/var/cache/bootproof");
 	e = getenv("XDG_CACHE_HOME");
 	if (e && *e)
 		return path_join(e, "bootproof");
 	e = getenv("HOME");
 	if (e && *e)
 		return path_join(e, ".cache/bootproof");
-	return strdup("/tmp/bootproof-cache");
+	return xstrdup("/tmp/bootproof-cache");
 }
 
 int mkdir_p(const char *path, unsigned mode)
 {
-	_cleanup_free_ char *p = strdup(path);
+	_cleanup_free_ char *p = xstrdup(path);
 
-	if (!p)
-		return -ENOMEM;
 	for (char *s = p + 1; *s; s++) {
 		if (*s != '/')
 			continue;
@@ -74,7 +85,7 @@ char *bp_data_dir(void)
 	ssize_t n;
 
 	if (e && *e)
-		return strdup(e);
+		return xstrdup(e);
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	if (n > 0) {
 		buf[n] = '\0';
@@ -85,10 +96,10 @@ char *bp_data_dir(void)
 				break;
 			*slash = '\0';
 			if (has_groups(buf))
-				return strdup(buf);
+				return xstrdup(buf);
 		}
 	}
 	if (getcwd(buf, sizeof(buf)) && has_groups(buf))
-		return strdup(buf);
+		return xstrdup(buf);
 	return NULL;
 }

@@ -11,7 +11,7 @@
 #ifndef BP_PATHS_H
 #define BP_PATHS_H
 
-/* Returns a malloc'd path (caller frees) or NULL on allocation failure. */
+/* Returns a malloc'd path (caller frees), never NULL. */
 char *bp_cache_dir(void);
 
 /*
@@ -19,6 +19,13 @@ char *bp_cache_dir(void);
  * Aborts on allocation failure.
  */
 char *path_join(const char *dir, const char *rel);
+
+/*
+ * The last component of path without suffix when it ends so (and is more
+ * than the suffix): "dir/kvm_guest.config", ".config" gives "kvm_guest".
+ * Returns a malloc'd string; aborts on allocation failure.
+ */
+char *path_stem(const char *path, const char *suffix);
 
 /*
  * The project's data directory (the source checkout holding scenarios/ and

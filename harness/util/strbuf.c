@@ -9,13 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-char strbuf_slopbuf[1];
+#include "bug.h"
+#include "xalloc.h"
 
-static _noreturn_ void oom(void)
-{
-	fputs("bootproof: out of memory\n", stderr);
-	abort();
-}
+char strbuf_slopbuf[1];
 
 void strbuf_init(struct strbuf *sb, size_t hint)
 {
@@ -51,7 +48,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	int fresh = !sb->alloc;
 
 	if (extra > SIZE_MAX - sb->len - 1)
-		oom();
+		xalloc_die();
 	need = sb->len + extra + 1;
 	if (need <= sb->alloc)
 		return;
@@ -59,16 +56,10 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	while (n < need)
 		n = n > SIZE_MAX / 2 ? need : n * 2;
 	if (fresh) {
-		char *b = malloc(n);
-		if (!b)
-			oom();
-		b[0] = '\0';
-		sb->buf = b;
+		sb->buf = xmalloc(n);
+		sb->buf[0] = '\0';
 	} else {
-		char *b = realloc(sb->buf, n);
-		if (!b)
-			oom();
-		sb->buf = b;
+		sb->buf = xrealloc(sb->buf, n);
 	}
 	sb->alloc = n;
 }
@@ -77,11 +68,11 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 {
 	if (!sb->alloc) {
 		if (len)
-			abort();
+			BUG("strbuf_setlen(%zu) of an empty strbuf", len);
 		return;
 	}
 	if (len >= sb->alloc)
-		abort();
+		BUG("strbuf_setlen(%zu) beyond its %zu bytes", len, sb->alloc);
 	sb->len = len;
 	sb->buf[len] = '\0';
 }
@@ -117,7 +108,7 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
 	va_end(cp);
 	if (n < 0)
-		abort();
+		BUG("vsnprintf failed on format '%s'", fmt);
 	if ((size_t)n >= sb->alloc - sb->len) {
 		strbuf_grow(sb, (size_t)n);
 		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
@@ -202,5 +193,30 @@ int strbuf_fail(struct strbuf *err, int r, const char *fmt, ...)
 		strbuf_vaddf(err, fmt, ap);
 		va_end(ap);
 	}
+	return r;
+}
+
+int strbuf_vfail_at(struct strbuf *err, int r, const char *file,
+		    unsigned line, const char *fmt, va_list ap)
+{
+	if (!err)
+		return r;
+	strbuf_reset(err);
+	if (line)
+		strbuf_addf(err, "%s:%u: ", file, line);
+	else
+		strbuf_addf(err, "%s: ", file);
+	strbuf_vaddf(err, fmt, ap);
+	return r;
+}
+
+int strbuf_fail_at(struct strbuf *err, int r, const char *file, unsigned line,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	r = strbuf_vfail_at(err, r, file, line, fmt, ap);
+	va_end(ap);
 	return r;
 }

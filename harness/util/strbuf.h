@@ -49,6 +49,15 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
  * `return strbuf_fail(err, -EINVAL, "%s: not a plan", path);`.
  */
 int strbuf_fail(struct strbuf *err, int r, const char *fmt, ...) _printf_(3, 4);
+/*
+ * The same for an error found at a place in a file: the message is
+ * prefixed with "file:line: ", or "file: " when line is 0, as in
+ * `return strbuf_fail_at(err, -EINVAL, "demo.plan", 3, "unknown arch");`.
+ */
+int strbuf_fail_at(struct strbuf *err, int r, const char *file, unsigned line,
+		   const char *fmt, ...) _printf_(5, 6);
+int strbuf_vfail_at(struct strbuf *err, int r, const char *file,
+		    unsigned line, const char *fmt, va_list ap);
 /* Remove leading and trailing whitespace. */
 void strbuf_trim(struct strbuf *sb);
 void strbuf_rtrim(struct strbuf *sb);

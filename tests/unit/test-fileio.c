@@ -95,12 +95,30 @@ static void test_copy_and_rm(void **state)
 	assert_int_equal(access(deep, F_OK), -1);
 }
 
+static void test_path_stem(void **state)
+{
+	_cleanup_free_ char *a = path_stem("scenarios/groups/x86_64/kvm-host.config",
+					   ".config");
+	_cleanup_free_ char *b = path_stem("demo.plan", ".plan");
+	_cleanup_free_ char *c = path_stem("dir/.plan", ".plan");
+	_cleanup_free_ char *d = path_stem("dir/notes.txt", ".plan");
+	_cleanup_free_ char *e = path_stem("dir/", ".plan");
+
+	assert_string_equal(a, "kvm-host");
+	assert_string_equal(b, "demo");
+	/* Nothing but the suffix: kept as it is. */
+	assert_string_equal(c, ".plan");
+	assert_string_equal(d, "notes.txt");
+	assert_string_equal(e, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atomic_write_replaces),
 		cmocka_unit_test(test_failure_keeps_previous),
 		cmocka_unit_test(test_copy_and_rm),
+		cmocka_unit_test(test_path_stem),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -90,6 +90,23 @@ static void test_fail(void **state)
 	assert_int_equal(strbuf_fail(NULL, -EIO, "nobody reads %d", 1), -EIO);
 }
 
+static void test_fail_at(void **state)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	strbuf_addstr(&err, "an earlier message");
+	assert_int_equal(strbuf_fail_at(&err, -EINVAL, "demo.plan", 3,
+					"unknown arch '%s'", "arm64"),
+			 -EINVAL);
+	assert_string_equal(err.buf, "demo.plan:3: unknown arch 'arm64'");
+	/* Line 0: the whole file is at fault. */
+	assert_int_equal(strbuf_fail_at(&err, -ENOENT, "demo.plan", 0,
+					"no 'arch' line"),
+			 -ENOENT);
+	assert_string_equal(err.buf, "demo.plan: no 'arch' line");
+	assert_int_equal(strbuf_fail_at(NULL, -EINVAL, "f", 1, "x"), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +116,7 @@ int main(void)
 		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_fail),
+		cmocka_unit_test(test_fail_at),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
