@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 const char *builderr_kind_name(enum builderr_kind k)
 {
 	switch (k) {
@@ -214,16 +216,9 @@ int builderr_find(const char *log, size_t len, struct builderr *ret)
 	if (best.kind == BUILDERR_NONE)
 		return 0;
 	ret->kind = best.kind;
-	ret->text = strndup(log + best_off, best_len);
-	if (!ret->text)
-		return -ENOMEM;
-	if (best.pathlen) {
-		ret->file = strndup(log + best_off, best.pathlen);
-		if (!ret->file) {
-			builderr_done(ret);
-			return -ENOMEM;
-		}
-	}
+	ret->text = xstrndup(log + best_off, best_len);
+	if (best.pathlen)
+		ret->file = xstrndup(log + best_off, best.pathlen);
 	ret->line = best.line;
 	ret->col = best.col;
 	ret->log_line = best_ln;

@@ -47,8 +47,7 @@ struct builderr {
 
 /*
  * Find the error in len bytes of log.  Returns 1 with *ret filled (release
- * with builderr_done), 0 when the log has no error line (ret->kind NONE),
- * -ENOMEM.
+ * with builderr_done), or 0 when the log has no error line (ret->kind NONE).
  */
 int builderr_find(const char *log, size_t len, struct builderr *ret);
 

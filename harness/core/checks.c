@@ -8,11 +8,7 @@
 
 #include <json-c/json.h>
 
-/* As strbuf does: no sane recovery from a failed small allocation. */
-static _noreturn_ void oom(void)
-{
-	abort();
-}
+#include "util/xalloc.h"
 
 const char *check_status_name(enum check_status s)
 {
@@ -64,11 +60,8 @@ struct check *check_list_add(struct check_list *l, const char *name,
 
 	if (l->n == l->alloc) {
 		size_t n = l->alloc ? l->alloc * 2 : 8;
-		struct check *v = realloc(l->v, n * sizeof(*v));
 
-		if (!v)
-			oom();
-		l->v = v;
+		l->v = xreallocarray(l->v, n, sizeof(*l->v));
 		l->alloc = n;
 	}
 	va_start(ap, fmt);
@@ -77,14 +70,12 @@ struct check *check_list_add(struct check_list *l, const char *name,
 
 	c = &l->v[l->n++];
 	*c = (struct check){
-		.name = strdup(name),
+		.name = xstrdup(name),
 		.status = status,
 		.required = required,
 		.detail = one_line(sb.buf, sb.len),
 		.fix = fix ? one_line(fix, strlen(fix)) : NULL,
 	};
-	if (!c->name)
-		oom();
 	return c;
 }
 
@@ -94,11 +85,8 @@ void check_list_splice(struct check_list *dst, struct check_list *src)
 		return;
 	if (dst->alloc - dst->n < src->n) {
 		size_t n = dst->n + src->n;
-		struct check *v = realloc(dst->v, n * sizeof(*v));
 
-		if (!v)
-			oom();
-		dst->v = v;
+		dst->v = xreallocarray(dst->v, n, sizeof(*dst->v));
 		dst->alloc = n;
 	}
 	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));

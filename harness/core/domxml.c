@@ -9,6 +9,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "util/cleanup.h"
+#include "util/xalloc.h"
 
 const char *guest_arch_name(enum guest_arch a)
 {
@@ -289,9 +290,7 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	if (w.bad) {
 		r = -ENOMEM;
 	} else {
-		*ret_xml = strdup((const char *)xmlBufferContent(buf));
-		if (!*ret_xml)
-			r = -ENOMEM;
+		*ret_xml = xstrdup((const char *)xmlBufferContent(buf));
 	}
 	xmlBufferFree(buf);
 	return r;

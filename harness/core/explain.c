@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 static const char *const kind_names[EXPLAIN_KIND_MAX] = {
 	[EXPLAIN_UNKNOWN] = "unknown",
 	[EXPLAIN_DEPENDS] = "depends",
@@ -209,9 +211,7 @@ static char *take(struct fields *fs, size_t i, bool empty_is_null)
 
 static void *grow(void *p, size_t n, size_t size)
 {
-	p = realloc(p, (n + 1) * size);
-	if (!p)
-		abort();
+	p = xreallocarray(p, n + 1, size);
 	memset((char *)p + n * size, 0, size);
 	return p;
 }
@@ -354,9 +354,7 @@ int explain_parse(const char *buf, size_t len, struct explain_result **ret,
 	size_t pos = 0;
 	int r = 0;
 
-	res = calloc(1, sizeof(*res));
-	if (!res)
-		return -ENOMEM;
+	res = xcalloc(1, sizeof(*res));
 	while (pos < len) {
 		const char *line = buf + pos;
 		const char *nl = memchr(line, '\n', len - pos);
@@ -440,9 +438,7 @@ static void add_terms(struct strbuf *sb, const struct explain_reason *r,
 
 	if (!r->n_terms)
 		return;
-	flags = calloc(r->n_terms, sizeof(bool));
-	if (!flags)
-		abort();
+	flags = xcalloc(r->n_terms, sizeof(bool));
 	n = explain_limiting_terms(r, flags);
 	strbuf_addstr(sb, " (");
 	for (size_t i = 0; i < r->n_terms; i++) {

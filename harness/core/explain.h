@@ -114,8 +114,8 @@ void explain_query_exists(struct strbuf *sb, const char *name);
  * Parse the helper's output.  Returns 0 and the result in *ret, -EINVAL on
  * malformed output with "line N: ..." in *err (err may be NULL; a missing
  * header, an unknown record or reason, a record out of place, a block not
- * ended by "end" are all malformed), -EPROTO for another protocol version,
- * or -ENOMEM.
+ * ended by "end" are all malformed), or -EPROTO for another protocol
+ * version.
  */
 int explain_parse(const char *buf, size_t len, struct explain_result **ret,
 		  struct strbuf *err);

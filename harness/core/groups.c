@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/paths.h"
+#include "util/xalloc.h"
+
 const char *const group_known_scenarios[] = {
 	"boot", "bpf", "cgroups", "userfaultfd", "kgdb", "mm", NULL,
 };
@@ -68,34 +71,9 @@ bool group_has_scenario(const struct group *g, const char *s)
 	return false;
 }
 
-static int fail(struct strbuf *err, const char *file, unsigned line,
-		const char *fmt, ...) _printf_(4, 5);
-static int fail(struct strbuf *err, const char *file, unsigned line,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return -EINVAL;
-	strbuf_reset(err);
-	if (line)
-		strbuf_addf(err, "%s:%u: ", file, line);
-	else
-		strbuf_addf(err, "%s: ", file);
-	va_start(ap, fmt);
-	strbuf_vaddf(err, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = strndup(s, n);
-
-	if (!p)
-		abort();
-	return p;
-}
+/* Every error of a group file is bad input at file:line. */
+#define fail(err, file, line, ...)                                             \
+	strbuf_fail_at((err), -EINVAL, (file), (line), __VA_ARGS__)
 
 static bool is_space(char c)
 {
@@ -195,10 +173,8 @@ static int parse_scenarios(struct group *g, const char *v, size_t n,
 				return fail(err, file, line,
 					    "scenario '%.*s' named twice",
 					    (int)len, v + start);
-		g->scenarios = realloc(g->scenarios, (g->n_scenarios + 1) *
-							     sizeof(char *));
-		if (!g->scenarios)
-			abort();
+		g->scenarios = xreallocarray(g->scenarios, g->n_scenarios + 1,
+					     sizeof(char *));
 		g->scenarios[g->n_scenarios++] = xstrndup(v + start, len);
 	}
 	if (!g->n_scenarios)
@@ -251,19 +227,6 @@ static int set_header(struct group *g, int k, const char *v, size_t n,
 	return -EINVAL;
 }
 
-/* "dir/kvm_guest.config" -> "kvm_guest" */
-static char *name_from_file(const char *file)
-{
-	const char *b = strrchr(file, '/');
-	size_t n;
-
-	b = b ? b + 1 : file;
-	n = strlen(b);
-	if (n > 7 && !strcmp(b + n - 7, ".config"))
-		n -= 7;
-	return xstrndup(b, n);
-}
-
 int group_parse(const char *file, const char *buf, size_t len, unsigned flags,
 		struct group **ret, struct strbuf *err)
 {
@@ -275,12 +238,8 @@ int group_parse(const char *file, const char *buf, size_t len, unsigned flags,
 	size_t pos = 0;
 	int r;
 
-	g = calloc(1, sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	g->file = strdup(file);
-	if (!g->file)
-		return -ENOMEM;
+	g = xcalloc(1, sizeof(*g));
+	g->file = xstrdup(file);
 
 	while (pos < len) {
 		const char *line = buf + pos;
@@ -331,18 +290,14 @@ int group_parse(const char *file, const char *buf, size_t len, unsigned flags,
 		}
 	}
 	if (!g->name)
-		g->name = name_from_file(file);
+		g->name = path_stem(file, ".config");
 	if (!g->n_scenarios) {
-		g->scenarios = malloc(sizeof(char *));
-		if (!g->scenarios)
-			return -ENOMEM;
-		g->scenarios[0] = xstrndup("boot", 4);
+		g->scenarios = xmalloc(sizeof(char *));
+		g->scenarios[0] = xstrdup("boot");
 		g->n_scenarios = 1;
 	}
 
-	r = kconfig_new(&g->options);
-	if (r < 0)
-		return r;
+	kconfig_new(&g->options);
 	r = kconfig_parse(g->options, file, buf, len, &kerr);
 	if (r == -EINVAL) {
 		if (err) {

@@ -68,7 +68,7 @@ enum {
  * Parse len bytes of buf, the content of the file named file (a copy of the
  * name is kept).  Returns 0 and a new group in *ret, -EINVAL for a malformed
  * file with the message "file:line: ..." in *err (err may be NULL), or
- * -ENOMEM.  A group needs at least one option.
+ * -E2BIG past INT_MAX lines.  A group needs at least one option.
  */
 int group_parse(const char *file, const char *buf, size_t len, unsigned flags,
 		struct group **ret, struct strbuf *err);

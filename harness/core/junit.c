@@ -10,6 +10,7 @@
 
 #include "util/jsonx.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct w {
 	xmlTextWriterPtr x;
@@ -237,8 +238,8 @@ int junit_from_records(json_object *suites, char **ret)
 	xmlFreeTextWriter(w.x);
 	if (w.bad)
 		r = -ENOMEM;
-	else if (!(*ret = strdup((const char *)xmlBufferContent(buf))))
-		r = -ENOMEM;
+	else
+		*ret = xstrdup((const char *)xmlBufferContent(buf));
 	xmlBufferFree(buf);
 	return r;
 }

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/bug.h"
+#include "util/xalloc.h"
+
 #define CONFIG_PREFIX "CONFIG_"
 #define CONFIG_PREFIX_LEN (sizeof(CONFIG_PREFIX) - 1)
 #define NOT_SET_SUFFIX " is not set"
@@ -38,9 +41,7 @@ static struct kconfig_option *option_new(const char *name, size_t name_len,
 	struct kconfig_option *o;
 	char *p;
 
-	o = malloc(sizeof(*o) + name_len + 1 + value_len + 1);
-	if (!o)
-		return NULL;
+	o = xmalloc(sizeof(*o) + name_len + 1 + value_len + 1);
 	p = (char *)(o + 1);
 	memcpy(p, name, name_len);
 	p[name_len] = '\0';
@@ -70,11 +71,7 @@ static void option_chain_free(const struct kconfig_option *o)
 
 int kconfig_new(struct kconfig **ret)
 {
-	struct kconfig *kc = calloc(1, sizeof(*kc));
-
-	if (!kc)
-		return -ENOMEM;
-	*ret = kc;
+	*ret = xcalloc(1, sizeof(struct kconfig));
 	return 0;
 }
 
@@ -145,37 +142,29 @@ static struct kconfig_option **find_entry(const struct kconfig *kc,
 
 /*
  * Make room for `more` new symbols and files without any later allocation,
- * so that a merge either fails before touching kc or cannot fail.
+ * so that a merge cannot fail half-way.
  */
-static int reserve(struct kconfig *kc, size_t more, size_t more_files)
+static void reserve(struct kconfig *kc, size_t more, size_t more_files)
 {
 	size_t need = kc->n_opts + more;
 
 	if (need < kc->n_opts)
-		return -ENOMEM;
+		xalloc_die();
 	if (need > kc->alloc_opts) {
 		size_t n = kc->alloc_opts ? kc->alloc_opts : 64;
-		struct kconfig_option **a;
 
 		while (n < need)
 			n *= 2;
-		a = reallocarray(kc->opts, n, sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		kc->opts = a;
+		kc->opts = xreallocarray(kc->opts, n, sizeof(*kc->opts));
 		kc->alloc_opts = n;
 	}
 	if (need * 2 > kc->table_size) {
 		size_t n = kc->table_size ? kc->table_size : 128;
-		size_t *t;
 
 		while (n < need * 2)
 			n *= 2;
-		t = calloc(n, sizeof(*t));
-		if (!t)
-			return -ENOMEM;
 		free(kc->table);
-		kc->table = t;
+		kc->table = xcalloc(n, sizeof(*kc->table));
 		kc->table_size = n;
 		for (size_t i = 0; i < kc->n_opts; i++) {
 			const struct kconfig_option *o = kc->opts[i];
@@ -186,17 +175,12 @@ static int reserve(struct kconfig *kc, size_t more, size_t more_files)
 	}
 	if (kc->n_files + more_files > kc->alloc_files) {
 		size_t n = kc->alloc_files ? kc->alloc_files : 4;
-		char **f;
 
 		while (n < kc->n_files + more_files)
 			n *= 2;
-		f = reallocarray(kc->files, n, sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		kc->files = f;
+		kc->files = xreallocarray(kc->files, n, sizeof(*kc->files));
 		kc->alloc_files = n;
 	}
-	return 0;
 }
 
 /*
@@ -223,36 +207,25 @@ static void put_option(struct kconfig *kc, struct kconfig_option *o)
 
 /*
  * Move everything of src into dst (src's fragment read after dst's) and
- * leave src empty.  0 or -ENOMEM with both unchanged.
+ * leave src empty.
  */
-static int merge_move(struct kconfig *dst, struct kconfig *src)
+static void merge_move(struct kconfig *dst, struct kconfig *src)
 {
-	int r = reserve(dst, src->n_opts, src->n_files);
-
-	if (r < 0)
-		return r;
+	reserve(dst, src->n_opts, src->n_files);
 	for (size_t i = 0; i < src->n_files; i++)
 		dst->files[dst->n_files++] = src->files[i];
 	src->n_files = 0;
 	for (size_t i = 0; i < src->n_opts; i++)
 		put_option(dst, src->opts[i]);
 	src->n_opts = 0;
-	return 0;
 }
 
-static int add_file(struct kconfig *kc, const char *file, const char **ret)
+/* kc's own copy of the file name. */
+static const char *add_file(struct kconfig *kc, const char *file)
 {
-	char *copy;
-	int r = reserve(kc, 0, 1);
-
-	if (r < 0)
-		return r;
-	copy = strdup(file);
-	if (!copy)
-		return -ENOMEM;
-	kc->files[kc->n_files++] = copy;
-	*ret = copy;
-	return 0;
+	reserve(kc, 0, 1);
+	kc->files[kc->n_files] = xstrdup(file);
+	return kc->files[kc->n_files++];
 }
 
 /* Append at most 40 bytes of s, non-printable bytes as '?'. */
@@ -276,16 +249,15 @@ static int fail(struct parser *p, const char *fmt, ...) _printf_(2, 3);
 static int fail(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
+	int r;
 
 	if (!p->err)
 		return -EINVAL;
-	strbuf_reset(&p->err->msg);
 	p->err->line = p->line;
-	strbuf_addf(&p->err->msg, "%s:%u: ", p->file, p->line);
 	va_start(ap, fmt);
-	strbuf_vaddf(&p->err->msg, fmt, ap);
+	r = strbuf_vfail_at(&p->err->msg, -EINVAL, p->file, p->line, fmt, ap);
 	va_end(ap);
-	return -EINVAL;
+	return r;
 }
 
 static bool is_name_char(char c)
@@ -490,12 +462,8 @@ static int parse_line(struct parser *p, struct kconfig *kc, const char *s,
 			    hint);
 	}
 
-	r = reserve(kc, 1, 0);
-	if (r < 0)
-		return r;
+	reserve(kc, 1, 0);
 	o = option_new(name, nlen, kind, v, vlen, p->file, p->line);
-	if (!o)
-		return -ENOMEM;
 	put_option(kc, o);
 	return 1;
 }
@@ -513,12 +481,8 @@ int kconfig_parse(struct kconfig *kc, const char *file, const char *buf,
 		return -EINVAL;
 	s = buf ? buf : "";
 	end = s + len;
-	r = kconfig_new(&tmp);
-	if (r < 0)
-		return r;
-	r = add_file(tmp, p.file, &p.file);
-	if (r < 0)
-		return r;
+	kconfig_new(&tmp);
+	p.file = add_file(tmp, p.file);
 
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -536,9 +500,7 @@ int kconfig_parse(struct kconfig *kc, const char *file, const char *buf,
 		s = nl ? nl + 1 : end;
 	}
 
-	r = merge_move(kc, tmp);
-	if (r < 0)
-		return r;
+	merge_move(kc, tmp);
 	return count;
 }
 
@@ -551,45 +513,31 @@ static size_t file_index(const struct kconfig *src, const char *file,
 	for (size_t i = 0; i < src->n_files; i++)
 		if (src->files[i] == file)
 			return *hint = i;
-	return SIZE_MAX; /* not reached: every option's file is in its set */
+	BUG("option file %s not in its kconfig's set", file);
 }
 
 int kconfig_merge(struct kconfig *dst, const struct kconfig *src)
 {
 	_cleanup_kconfig_ struct kconfig *tmp = NULL;
 	size_t hint = 0;
-	int r;
 
 	if (!dst || !src)
 		return -EINVAL;
-	r = kconfig_new(&tmp);
-	if (r < 0)
-		return r;
-	r = reserve(tmp, src->n_opts, src->n_files);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < src->n_files; i++) {
-		tmp->files[i] = strdup(src->files[i]);
-		if (!tmp->files[i])
-			return -ENOMEM;
-		tmp->n_files++;
-	}
+	kconfig_new(&tmp);
+	reserve(tmp, src->n_opts, src->n_files);
+	for (size_t i = 0; i < src->n_files; i++)
+		tmp->files[tmp->n_files++] = xstrdup(src->files[i]);
 	for (size_t i = 0; i < src->n_opts; i++) {
 		struct kconfig_option *head = NULL, *last = NULL;
 
 		for (const struct kconfig_option *o = src->opts[i]; o;
 		     o = o->overrides) {
 			size_t fi = file_index(src, o->file, &hint);
-			struct kconfig_option *c = NULL;
+			struct kconfig_option *c;
 
-			if (fi != SIZE_MAX)
-				c = option_new(o->name, strlen(o->name),
-					       o->kind, o->value, o->value_len,
-					       tmp->files[fi], o->line);
-			if (!c) {
-				option_chain_free(head);
-				return fi == SIZE_MAX ? -EINVAL : -ENOMEM;
-			}
+			c = option_new(o->name, strlen(o->name), o->kind,
+				       o->value, o->value_len, tmp->files[fi],
+				       o->line);
 			if (last)
 				last->overrides = c;
 			else
@@ -598,7 +546,8 @@ int kconfig_merge(struct kconfig *dst, const struct kconfig *src)
 		}
 		put_option(tmp, head);
 	}
-	return merge_move(dst, tmp);
+	merge_move(dst, tmp);
+	return 0;
 }
 
 size_t kconfig_count(const struct kconfig *kc)
@@ -741,14 +690,8 @@ int kconfig_verify(const struct kconfig *requested, const struct kconfig *final,
 	if (!requested || !final || !ret)
 		return -EINVAL;
 	n = requested->n_opts;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->checks = calloc(n ? n : 1, sizeof(*r->checks));
-	if (!r->checks) {
-		free(r);
-		return -ENOMEM;
-	}
+	r = xcalloc(1, sizeof(*r));
+	r->checks = xcalloc(n, sizeof(*r->checks));
 	for (size_t i = 0; i < n; i++) {
 		const struct kconfig_option *req = requested->opts[i];
 		struct kconfig_option **e =

@@ -69,7 +69,7 @@ struct kconfig_option {
  */
 struct kconfig;
 
-/* Returns 0 and a new empty set in *ret, or -ENOMEM. */
+/* Returns 0 and a new empty set in *ret (allocation aborts on failure). */
 int kconfig_new(struct kconfig **ret);
 /* Frees the set and every option, name and file name in it.  NULL is ok. */
 void kconfig_free(struct kconfig *kc);
@@ -100,7 +100,8 @@ void kconfig_error_done(struct kconfig_error *err);
  * kept in ->overrides.  Parsing stops at the first malformed line.
  *
  * Returns the number of definitions read (>= 0), -EINVAL on a malformed
- * line with *err filled (err may be NULL), -ENOMEM.  On error kc is left
+ * line with *err filled (err may be NULL), -E2BIG past INT_MAX lines or
+ * definitions.  On error kc is left
  * as it was.  Time is linear in len.
  */
 int kconfig_parse(struct kconfig *kc, const char *file, const char *buf,
@@ -109,7 +110,8 @@ int kconfig_parse(struct kconfig *kc, const char *file, const char *buf,
 /*
  * Merge src into dst as if src's fragment had been parsed after dst's: each
  * option of src is copied (with its own override chain, which then continues
- * into dst's earlier definition).  src is unchanged.  0 or -ENOMEM.
+ * into dst's earlier definition).  src is unchanged.  0, or -EINVAL when
+ * either is NULL.
  */
 int kconfig_merge(struct kconfig *dst, const struct kconfig *src);
 
@@ -181,7 +183,8 @@ struct kconfig_report {
 /*
  * Check every option of requested (typically the merge of the fragments)
  * against final (the .config kconfig produced).  Returns the number of
- * options not KEPT (>= 0) with the report in *ret, or -ENOMEM.
+ * options not KEPT (>= 0) with the report in *ret, or -EINVAL when an
+ * argument is NULL.
  */
 int kconfig_verify(const struct kconfig *requested, const struct kconfig *final,
 		   struct kconfig_report **ret);

@@ -7,28 +7,14 @@
 #include <string.h>
 
 #include "core/groups.h"
+#include "util/paths.h"
+#include "util/xalloc.h"
 
 #define MAX_WORDS 64
 
-static int fail(struct strbuf *err, const char *file, unsigned line,
-		const char *fmt, ...) _printf_(4, 5);
-static int fail(struct strbuf *err, const char *file, unsigned line,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		strbuf_reset(err);
-		if (line)
-			strbuf_addf(err, "%s:%u: ", file, line);
-		else
-			strbuf_addf(err, "%s: ", file);
-		va_start(ap, fmt);
-		strbuf_vaddf(err, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* Every error of a plan is bad input at file:line. */
+#define fail(err, file, line, ...)                                             \
+	strbuf_fail_at((err), -EINVAL, (file), (line), __VA_ARGS__)
 
 static void items_free(struct plan_item *v, size_t n)
 {
@@ -68,37 +54,20 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
-static int add_item(struct plan_item **v, size_t *n, const char *arch,
-		    const char *value, unsigned line)
+static void add_item(struct plan_item **v, size_t *n, const char *arch,
+		     const char *value, unsigned line)
 {
-	struct plan_item *nv = realloc(*v, (*n + 1) * sizeof(**v));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	nv[*n].arch = arch ? strdup(arch) : NULL;
-	nv[*n].value = strdup(value);
-	nv[*n].line = line;
-	if (!nv[*n].value || (arch && !nv[*n].arch)) {
-		free(nv[*n].arch);
-		free(nv[*n].value);
-		return -ENOMEM;
-	}
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[*n].arch = arch ? xstrdup(arch) : NULL;
+	(*v)[*n].value = xstrdup(value);
+	(*v)[*n].line = line;
 	(*n)++;
-	return 0;
 }
 
-static int add_str(char ***v, size_t *n, const char *s)
+static void add_str(char ***v, size_t *n, const char *s)
 {
-	char **nv = realloc(*v, (*n + 1) * sizeof(char *));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	if (!(nv[*n] = strdup(s)))
-		return -ENOMEM;
-	(*n)++;
-	return 0;
+	*v = xreallocarray(*v, *n + 1, sizeof(char *));
+	(*v)[(*n)++] = xstrdup(s);
 }
 
 static bool group_word_ok(const char *w)
@@ -168,7 +137,6 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 		     struct strbuf *err)
 {
 	const char *key = w[0];
-	int r = 0;
 
 	if (n < 2)
 		return fail(err, file, ln, "'%s' needs a value", key);
@@ -186,15 +154,15 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 				    "[a-z0-9_.-], got '%s'", w[1]);
 		seen->name = ln;
 		free(p->name);
-		p->name = strdup(w[1]);
-		return p->name ? 0 : -ENOMEM;
+		p->name = xstrdup(w[1]);
+		return 0;
 	}
 	if (!strcmp(key, "arch")) {
 		if (seen->arch)
 			return fail(err, file, ln, "arch given twice (first "
 				    "at line %u)", seen->arch);
 		seen->arch = ln;
-		for (size_t i = 1; i < n && r >= 0; i++) {
+		for (size_t i = 1; i < n; i++) {
 			if (!in_list(group_known_arches, w[i]))
 				return fail(err, file, ln, "unknown arch '%s' "
 					    "(x86_64 or i386)", w[i]);
@@ -202,30 +170,33 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 				if (!strcmp(p->arches[j], w[i]))
 					return fail(err, file, ln, "arch %s "
 						    "given twice", w[i]);
-			r = add_str(&p->arches, &p->n_arches, w[i]);
+			add_str(&p->arches, &p->n_arches, w[i]);
 		}
-		return r;
+		return 0;
 	}
 	if (!strcmp(key, "base")) {
 		if (n != 2)
 			return fail(err, file, ln, "base: expected one base "
 				    "(targets joined by '+', or a file)");
-		return add_item(&p->bases, &p->n_bases, arch, w[1], ln);
+		add_item(&p->bases, &p->n_bases, arch, w[1], ln);
+		return 0;
 	}
 	if (!strcmp(key, "base-group") || !strcmp(key, "group")) {
 		bool base = key[4] == '-';
 
-		for (size_t i = 1; i < n && r >= 0; i++) {
+		for (size_t i = 1; i < n; i++) {
 			if (!group_word_ok(w[i]))
 				return fail(err, file, ln, "%s: '%s' is neither "
 					    "a group name ([a-z0-9][a-z0-9_.-]*) "
 					    "nor a path (with a '/')", key, w[i]);
-			r = base ? add_item(&p->base_groups, &p->n_base_groups,
-					    arch, w[i], ln)
-				 : add_item(&p->groups, &p->n_groups, arch,
-					    w[i], ln);
+			if (base)
+				add_item(&p->base_groups, &p->n_base_groups,
+					 arch, w[i], ln);
+			else
+				add_item(&p->groups, &p->n_groups, arch, w[i],
+					 ln);
 		}
-		return r;
+		return 0;
 	}
 	if (!strcmp(key, "candidates")) {
 		if (seen->candidates)
@@ -250,13 +221,13 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 		if (arch)
 			return fail(err, file, ln, "'scenarios' cannot be "
 				    "given per arch");
-		for (size_t i = 1; i < n && r >= 0; i++) {
+		for (size_t i = 1; i < n; i++) {
 			if (!in_list(group_known_scenarios, w[i]))
 				return fail(err, file, ln, "unknown scenario "
 					    "'%s'", w[i]);
-			r = add_str(&p->scenarios, &p->n_scenarios, w[i]);
+			add_str(&p->scenarios, &p->n_scenarios, w[i]);
 		}
-		return r;
+		return 0;
 	}
 	if (!strcmp(key, "timeout")) {
 		if (arch)
@@ -276,33 +247,17 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 		    "base-group, group, candidates, scenarios, timeout)", key);
 }
 
-static char *default_name(const char *file)
-{
-	const char *b = strrchr(file, '/');
-	size_t n;
-
-	b = b ? b + 1 : file;
-	n = strlen(b);
-	if (n > 5 && !strcmp(b + n - 5, ".plan"))
-		n -= 5;
-	return strndup(b, n);
-}
-
 int plan_parse(const char *file, const char *buf, size_t len,
 	       struct plan **ret, struct strbuf *err)
 {
-	_cleanup_plan_ struct plan *p = calloc(1, sizeof(*p));
+	_cleanup_plan_ struct plan *p = xcalloc(1, sizeof(*p));
 	struct seen seen = { 0 };
 	unsigned ln = 0;
 	size_t off = 0;
 	int r;
 
-	if (!p)
-		return -ENOMEM;
-	p->file = strdup(file);
-	p->name = default_name(file);
-	if (!p->file || !p->name)
-		return -ENOMEM;
+	p->file = xstrdup(file);
+	p->name = path_stem(file, ".plan");
 	p->candidates = PLAN_CAND_BASE | PLAN_CAND_EACH | PLAN_CAND_ALL;
 
 	while (off < len) {
@@ -317,9 +272,7 @@ int plan_parse(const char *file, const char *buf, size_t len,
 		ln++;
 		if (memchr(buf + off, '\0', l))
 			return fail(err, file, ln, "NUL byte in a plan file");
-		line = strndup(buf + off, l);
-		if (!line)
-			return -ENOMEM;
+		line = xstrndup(buf + off, l);
 		off += l + (nl ? 1 : 0);
 		n = split(line, words, MAX_WORDS, &too_many);
 		if (too_many)
@@ -390,7 +343,6 @@ int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 {
 	char **v = NULL;
 	size_t nv = 0;
-	int r;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!in_list(group_known_arches, arches[i])) {
@@ -403,11 +355,7 @@ int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 			return fail(err, p->file, 0, "no 'base' for %s",
 				    arches[i]);
 		}
-		r = add_str(&v, &nv, arches[i]);
-		if (r < 0) {
-			strv_free(v, nv);
-			return r;
-		}
+		add_str(&v, &nv, arches[i]);
 	}
 	strv_free(p->arches, p->n_arches);
 	p->arches = v;
@@ -420,7 +368,6 @@ int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
 {
 	struct plan_item *v = NULL;
 	size_t nv = 0;
-	int r;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!group_word_ok(groups[i])) {
@@ -428,11 +375,7 @@ int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
 			return fail(err, "--group", 0, "'%s' is neither a group "
 				    "name nor a path (with a '/')", groups[i]);
 		}
-		r = add_item(&v, &nv, NULL, groups[i], 0);
-		if (r < 0) {
-			items_free(v, nv);
-			return r;
-		}
+		add_item(&v, &nv, NULL, groups[i], 0);
 	}
 	items_free(p->groups, p->n_groups);
 	p->groups = v;

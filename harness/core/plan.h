@@ -77,7 +77,7 @@ struct plan {
  * default name).  Returns 0 and a new plan in *ret; -EINVAL for a bad plan
  * with "file:line: ..." in err (err may be NULL): unknown key or arch,
  * a malformed word, a missing or repeated required directive, an arch
- * without a base; -ENOMEM.
+ * without a base.
  */
 int plan_parse(const char *file, const char *buf, size_t len,
 	       struct plan **ret, struct strbuf *err);
@@ -97,7 +97,7 @@ const struct plan_item *plan_base(const struct plan *p, const char *arch);
 /*
  * Replace the plan's arches / groups by the command line's (--arch,
  * --group).  Arches are checked as in the file; a replaced group list
- * applies to every arch.  Returns 0, -EINVAL (err: what is wrong), -ENOMEM.
+ * applies to every arch.  Returns 0 or -EINVAL (err: what is wrong).
  */
 int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 		    struct strbuf *err);

@@ -10,15 +10,15 @@
 
 #include "core/runread.h"
 #include "util/jsonx.h"
+#include "util/xalloc.h"
 
 struct ctx {
 	struct rundiff *d;
-	bool oom;
 };
 
 static char *dup_or_null(const char *s)
 {
-	return s ? strdup(s) : NULL;
+	return s ? xstrdup(s) : NULL;
 }
 
 static void add(struct ctx *c, enum rundiff_class cls, const char *what,
@@ -26,31 +26,18 @@ static void add(struct ctx *c, enum rundiff_class cls, const char *what,
 		const char *detail)
 {
 	struct rundiff *d = c->d;
-	struct rundiff_item *it, *v;
+	struct rundiff_item *it;
 
-	v = realloc(d->items, (d->n + 1) * sizeof(*v));
-	if (!v) {
-		c->oom = true;
-		return;
-	}
-	d->items = v;
+	d->items = xreallocarray(d->items, d->n + 1, sizeof(*d->items));
 	it = &d->items[d->n];
 	*it = (struct rundiff_item){
 		.cls = cls,
 		.what = what,
-		.key = strdup(key),
+		.key = xstrdup(key),
 		.from = dup_or_null(from),
 		.to = dup_or_null(to),
-		.detail = detail && *detail ? strdup(detail) : NULL,
+		.detail = detail && *detail ? xstrdup(detail) : NULL,
 	};
-	if (!it->key || (from && !it->from) || (to && !it->to)) {
-		free(it->key);
-		free(it->from);
-		free(it->to);
-		free(it->detail);
-		c->oom = true;
-		return;
-	}
 	d->n++;
 	switch (cls) {
 	case RUNDIFF_REGRESSION: d->n_regressions++; break;
@@ -481,9 +468,7 @@ int rundiff_compare(json_object *a, const char *name_a, json_object *b,
 					    : "single boot (bootproof boot)");
 		return -EINVAL;
 	}
-	c.d = calloc(1, sizeof(*c.d));
-	if (!c.d)
-		return -ENOMEM;
+	c.d = xcalloc(1, sizeof(*c.d));
 	if (!jsonx_bool(a, "complete", false))
 		add(&c, RUNDIFF_NOTE, "run", "A", "complete", "INCOMPLETE",
 		    "A was interrupted: what it lacks is not compared");
@@ -492,10 +477,6 @@ int rundiff_compare(json_object *a, const char *name_a, json_object *b,
 		    "B was interrupted: what it lacks is not a regression");
 	diff_groups(&c, a, b);
 	diff_boots(&c, a, b);
-	if (c.oom) {
-		rundiff_free(c.d);
-		return -ENOMEM;
-	}
 	*ret = c.d;
 	return 0;
 }

@@ -58,7 +58,7 @@ struct rundiff {
  * Compare run a (the baseline) with run b.  name_a / name_b name them in
  * messages.  *ret is owned by the caller (rundiff_free).  Returns 0;
  * -EINVAL with err set when the runs cannot be compared (a matrix run and
- * a single boot); -ENOMEM.
+ * a single boot).
  */
 int rundiff_compare(json_object *a, const char *name_a, json_object *b,
 		    const char *name_b, struct rundiff **ret,

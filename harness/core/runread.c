@@ -55,20 +55,23 @@ static int fail(struct vc *v, const char *member, const char *fmt, ...)
 
 static int fail(struct vc *v, const char *member, const char *fmt, ...)
 {
+	_cleanup_strbuf_ struct strbuf where = STRBUF_INIT;
 	va_list ap;
+	int r;
 
-	if (!v->err)
-		return -EINVAL;
-	strbuf_reset(v->err);
-	strbuf_addf(v->err, "%s: ", v->name);
-	if (v->path.len)
-		strbuf_addf(v->err, "%s%s", v->path.buf, member ? "." : ": ");
+	/* "run.json: boots[2].config: ..." */
+	strbuf_addstr(&where, v->name);
+	if (v->path.len || member)
+		strbuf_addstr(&where, ": ");
+	strbuf_addstr(&where, v->path.buf);
+	if (v->path.len && member)
+		strbuf_addch(&where, '.');
 	if (member)
-		strbuf_addf(v->err, "%s: ", member);
+		strbuf_addstr(&where, member);
 	va_start(ap, fmt);
-	strbuf_vaddf(v->err, fmt, ap);
+	r = strbuf_vfail_at(v->err, -EINVAL, where.buf, 0, fmt, ap);
 	va_end(ap);
-	return -EINVAL;
+	return r;
 }
 
 static const char *type_word(json_object *o)

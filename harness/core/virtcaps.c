@@ -11,6 +11,7 @@
 #include <libxml/tree.h>
 
 #include "util/cleanup.h"
+#include "util/xalloc.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlDocPtr, xmlFreeDoc)
 
@@ -46,10 +47,8 @@ static int split_label(const char *s, char **ret_user, char **ret_group)
 
 	if (!colon || colon == s || !colon[1] || strchr(colon + 1, ':'))
 		return -EINVAL;
-	u = strndup(s, (size_t)(colon - s));
-	g = strdup(colon + 1);
-	if (!u || !g)
-		return -ENOMEM;
+	u = xstrndup(s, (size_t)(colon - s));
+	g = xstrdup(colon + 1);
 	*ret_user = TAKE_PTR(u);
 	*ret_group = TAKE_PTR(g);
 	return 0;

@@ -19,7 +19,7 @@
  * *ret_user and *ret_group, '+' kept.  Returns -ENOENT when there is no
  * DAC security model or no label for virttype (libvirt's test driver, or
  * a build without DAC), -EINVAL when the XML or the label cannot be
- * parsed, -ENOMEM.
+ * parsed.
  */
 int virtcaps_dac_label(const char *xml, size_t len, const char *virttype,
 		       char **ret_user, char **ret_group);

@@ -378,8 +378,6 @@ int verb_config(int argc, char **argv)
 	if (r < 0)
 		return opts_exit_code(r);
 	cache = bp_cache_dir();
-	if (!cache)
-		return BP_EXIT_INFRA;
 	datadir = bp_data_dir();
 	if (!datadir) {
 		log_error("config: cannot find bootproof's data directory "

@@ -80,13 +80,10 @@ int verb_diff(int argc, char **argv)
 	}
 	r = rundiff_compare(a, argv[argi], b, argv[argi + 1], &d, &err);
 	if (r < 0) {
-		if (r == -ENOMEM)
-			log_error_errno(r, "diff");
-		else
-			log_error("%s", err.buf);
+		log_error("%s", err.buf);
 		json_object_put(a);
 		json_object_put(b);
-		return r == -ENOMEM ? BP_EXIT_INFRA : BP_EXIT_USAGE;
+		return BP_EXIT_USAGE;
 	}
 	code = d->n_regressions ? BP_EXIT_FAIL : BP_EXIT_OK;
 	if (json) {
