@@ -18,6 +18,7 @@
 
 #include "util/cleanup.h"
 #include "util/paths.h"
+#include "util/xalloc.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -59,14 +60,10 @@ int proc_find_program(const char *name, char **ret_path)
 		return -EINVAL;
 	if (strchr(name, '/')) {
 		int r = check_exec(name);
-		char *p;
 
 		if (r < 0)
 			return r;
-		p = strdup(name);
-		if (!p)
-			return -ENOMEM;
-		*ret_path = p;
+		*ret_path = xstrdup(name);
 		return 0;
 	}
 	path = getenv("PATH");
@@ -74,12 +71,10 @@ int proc_find_program(const char *name, char **ret_path)
 		path = DEFAULT_PATH;
 	while (*path) {
 		size_t n = strcspn(path, ":");
-		_cleanup_free_ char *dir = strndup(path, n);
+		_cleanup_free_ char *dir = xstrndup(path, n);
 		_cleanup_free_ char *cand = NULL;
 		int r;
 
-		if (!dir)
-			return -ENOMEM;
 		path += n + (path[n] == ':');
 		if (!*dir)
 			continue;
@@ -122,9 +117,7 @@ static char **build_env(const char *const *extra, struct strbuf *path_var)
 
 	for (const char *const *e = extra; e && *e; e++)
 		n++;
-	envp = calloc(n + 3, sizeof(*envp));
-	if (!envp)
-		return NULL;
+	envp = xcalloc(n + 3, sizeof(*envp));
 	if (!env_has(extra, "PATH")) {
 		strbuf_addf(path_var, "PATH=%s", p && *p ? p : DEFAULT_PATH);
 		envp[i++] = path_var->buf;
@@ -222,178 +215,225 @@ static void fill_status(struct proc_result *r, int st)
 	}
 }
 
-int proc_run(const struct proc_cmd *cmd, struct proc_result *ret)
-{
-	_cleanup_free_ char *path = NULL;
-	_cleanup_free_ char **envp = NULL;
-	_cleanup_strbuf_ struct strbuf path_var = STRBUF_INIT;
-	int in_p[2] = { -1, -1 }, out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
-	int notify[2] = { -1, -1 };
-	_cleanup_close_ int null_fd = -1;
+/*
+ * One run of proc_run, in the steps of libvirt's virCommandRun: prepare
+ * (program, environment, pipes), spawn, pump the pipes until the child
+ * ends (with the timeout and cancel escalation), reap.
+ */
+struct child {
+	const struct proc_cmd *cmd;
+	struct proc_result *ret;
+	char *path;			/* the program, found in $PATH */
+	char **envp;
+	struct strbuf path_var;		/* "PATH=..." that envp points into */
+	int in_p[2], out_p[2], err_p[2], notify[2];
+	int null_fd;
 	sigset_t pipe_set, old_mask;
-	bool mask_changed = false;
-	size_t in_off = 0;
-	long start, deadline, kill_at = 0, give_up_at = 0;
-	unsigned grace;
-	bool reaped = false, sent_kill = false;
+	bool mask_changed;
+	size_t in_off;			/* stdin_data written so far */
+	struct sink sinks[2];
 	pid_t pid;
-	int r, e;
-	struct sink sinks[2] = {
-		{ &out_p[0], &ret->out, PROC_OUT_MAX_DEFAULT,
-		  &ret->out_truncated, cmd, 1 },
-		{ &err_p[0], &ret->err, PROC_OUT_MAX_DEFAULT,
-		  &ret->err_truncated, cmd, 2 },
-	};
+	long start, deadline, kill_at, give_up_at;
+	unsigned grace;
+	bool reaped, sent_kill;
+};
 
-	if (!cmd || !cmd->argv || !cmd->argv[0])
-		return -EINVAL;
-	if (dry_run_fn)
-		return dry_run_fn(cmd, ret, dry_run_opaque);
+/* The program, its environment and the pipes; 0 or -errno. */
+static int child_prepare(struct child *c)
+{
+	const struct proc_cmd *cmd = c->cmd;
+	int r;
 
-	r = proc_find_program(cmd->argv[0], &path);
+	r = proc_find_program(cmd->argv[0], &c->path);
 	if (r < 0)
 		return r;
-	envp = build_env(cmd->env, &path_var);
-	if (!envp)
-		return -ENOMEM;
-
+	c->envp = build_env(cmd->env, &c->path_var);
 	if (cmd->stdin_data) {
-		if (pipe2(in_p, O_CLOEXEC) < 0)
+		if (pipe2(c->in_p, O_CLOEXEC) < 0)
 			return -errno;
 	} else {
-		null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (null_fd < 0)
+		c->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (c->null_fd < 0)
 			return -errno;
 	}
-	if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0 ||
-	    pipe2(notify, O_CLOEXEC) < 0) {
-		e = -errno;
-		goto fail;
-	}
+	if (pipe2(c->out_p, O_CLOEXEC) < 0 || pipe2(c->err_p, O_CLOEXEC) < 0 ||
+	    pipe2(c->notify, O_CLOEXEC) < 0)
+		return -errno;
+	return 0;
+}
 
-	start = now_ms();
-	pid = fork();
-	if (pid < 0) {
-		e = -errno;
-		goto fail;
+static void close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
 	}
-	if (pid == 0)
-		child_exec(path, (char *const *)cmd->argv, envp, cmd->cwd,
-			   cmd->stdin_data ? in_p[0] : null_fd, out_p[1],
-			   err_p[1], notify[1]);
+}
+
+/* Fork and exec; 0 once the program runs, or exec's -errno (the child
+ * then reaped). */
+static int child_spawn(struct child *c)
+{
+	const struct proc_cmd *cmd = c->cmd;
+	int child_errno = 0;
+	ssize_t n;
+
+	c->start = now_ms();
+	c->pid = fork();
+	if (c->pid < 0)
+		return -errno;
+	if (c->pid == 0)
+		child_exec(c->path, (char *const *)cmd->argv, c->envp, cmd->cwd,
+			   cmd->stdin_data ? c->in_p[0] : c->null_fd,
+			   c->out_p[1], c->err_p[1], c->notify[1]);
 
 	/* Also here, so that a kill(-pid) right away cannot miss. */
-	setpgid(pid, pid);
-	close(notify[1]);
-	notify[1] = -1;
-	if (in_p[0] >= 0) {
-		close(in_p[0]);
-		in_p[0] = -1;
-	}
-	close(out_p[1]);
-	out_p[1] = -1;
-	close(err_p[1]);
-	err_p[1] = -1;
+	setpgid(c->pid, c->pid);
+	close_fd(&c->notify[1]);
+	close_fd(&c->in_p[0]);
+	close_fd(&c->out_p[1]);
+	close_fd(&c->err_p[1]);
 
 	/* EOF: exec succeeded (close-on-exec); an int: exec's errno. */
-	{
-		int child_errno = 0;
-		ssize_t n;
+	do
+		n = read(c->notify[0], &child_errno, sizeof(child_errno));
+	while (n < 0 && errno == EINTR);
+	close_fd(&c->notify[0]);
+	if (n == (ssize_t)sizeof(child_errno)) {
+		int st = 0;
 
-		do
-			n = read(notify[0], &child_errno, sizeof(child_errno));
-		while (n < 0 && errno == EINTR);
-		close(notify[0]);
-		notify[0] = -1;
-		if (n == (ssize_t)sizeof(child_errno)) {
-			int st = 0;
-
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			e = -child_errno;
-			goto fail;
-		}
+		while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+			;
+		return -child_errno;
 	}
+	return 0;
+}
+
+/* Ready the pump: stdin non-blocking without SIGPIPE, bounds, deadline. */
+static void child_pump_setup(struct child *c)
+{
+	const struct proc_cmd *cmd = c->cmd;
 
 	if (cmd->stdin_data) {
 		/* A child that does not read its stdin must not kill us. */
-		sigemptyset(&pipe_set);
-		sigaddset(&pipe_set, SIGPIPE);
-		pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
-		mask_changed = true;
-		fcntl(in_p[1], F_SETFL, fcntl(in_p[1], F_GETFL) | O_NONBLOCK);
-		if (cmd->stdin_len == 0) {
-			close(in_p[1]);
-			in_p[1] = -1;
-		}
+		sigemptyset(&c->pipe_set);
+		sigaddset(&c->pipe_set, SIGPIPE);
+		pthread_sigmask(SIG_BLOCK, &c->pipe_set, &c->old_mask);
+		c->mask_changed = true;
+		fcntl(c->in_p[1], F_SETFL,
+		      fcntl(c->in_p[1], F_GETFL) | O_NONBLOCK);
+		if (cmd->stdin_len == 0)
+			close_fd(&c->in_p[1]);
 	}
-
 	if (cmd->out_max)
-		sinks[0].max = cmd->out_max;
+		c->sinks[0].max = cmd->out_max;
 	if (cmd->err_max)
-		sinks[1].max = cmd->err_max;
-	grace = cmd->kill_grace_ms ? cmd->kill_grace_ms : PROC_KILL_GRACE_DEFAULT;
-	deadline = cmd->timeout_ms ? start + (long)cmd->timeout_ms : LONG_MAX;
+		c->sinks[1].max = cmd->err_max;
+	c->grace = cmd->kill_grace_ms ? cmd->kill_grace_ms
+				      : PROC_KILL_GRACE_DEFAULT;
+	c->deadline = cmd->timeout_ms ? c->start + (long)cmd->timeout_ms
+				      : LONG_MAX;
+}
 
+/* SIGTERM to the group on cancel or timeout, SIGKILL after the grace. */
+static void child_escalate(struct child *c, long now)
+{
+	const struct proc_cmd *cmd = c->cmd;
+	struct proc_result *ret = c->ret;
+
+	if (!ret->timed_out && !ret->cancelled && cmd->cancel && *cmd->cancel) {
+		ret->cancelled = true;
+		kill(-c->pid, SIGTERM);
+		c->kill_at = now + c->grace;
+	}
+	if (!ret->timed_out && !ret->cancelled && now >= c->deadline) {
+		ret->timed_out = true;
+		kill(-c->pid, SIGTERM);
+		c->kill_at = now + c->grace;
+	}
+	if ((ret->timed_out || ret->cancelled) && !c->sent_kill &&
+	    now >= c->kill_at) {
+		kill(-c->pid, SIGKILL);
+		c->sent_kill = true;
+		c->give_up_at = now + c->grace;
+	}
+}
+
+/* How long poll may sleep: until the deadline or the SIGKILL, 100 ms at
+ * most. */
+static long child_wait_ms(const struct child *c, long now)
+{
+	const struct proc_result *ret = c->ret;
+	long wait = 100;
+
+	if (!ret->timed_out && c->deadline - now < wait)
+		wait = c->deadline - now;
+	if ((ret->timed_out || ret->cancelled) && !c->sent_kill &&
+	    c->kill_at - now < wait)
+		wait = c->kill_at - now;
+	return wait < 0 ? 0 : wait;
+}
+
+/* stdin is writable (or broken): write what the child takes. */
+static void child_feed(struct child *c, short revents)
+{
+	const struct proc_cmd *cmd = c->cmd;
+	bool done = revents & (POLLERR | POLLHUP);
+
+	if (!done && (revents & POLLOUT)) {
+		ssize_t n = write(c->in_p[1], cmd->stdin_data + c->in_off,
+				  cmd->stdin_len - c->in_off);
+
+		if (n > 0)
+			c->in_off += (size_t)n;
+		else if (n < 0 && errno != EAGAIN && errno != EINTR)
+			done = true;
+	}
+	if (done || c->in_off >= cmd->stdin_len)
+		close_fd(&c->in_p[1]);
+}
+
+/* Until the child is reaped and its pipes are closed; 0 or -errno when
+ * poll fails (the child then killed and reaped). */
+static int child_pump(struct child *c)
+{
 	for (;;) {
 		struct pollfd pfd[3];
 		struct sink *which[3];
-		int nfds = 0, st = 0;
+		int nfds = 0, st = 0, r;
 		long now, wait;
 
-		if (!reaped) {
-			pid_t w = waitpid(pid, &st, WNOHANG);
+		if (!c->reaped) {
+			pid_t w = waitpid(c->pid, &st, WNOHANG);
 
-			if (w == pid) {
-				reaped = true;
-				fill_status(ret, st);
+			if (w == c->pid) {
+				c->reaped = true;
+				fill_status(c->ret, st);
 			} else if (w < 0 && errno == ECHILD) {
-				reaped = true; /* reaped elsewhere: unknown */
+				c->reaped = true; /* reaped elsewhere: unknown */
 			}
 		}
 		for (int i = 0; i < 2; i++)
-			if (*sinks[i].fd >= 0) {
-				pfd[nfds] = (struct pollfd){ *sinks[i].fd, POLLIN, 0 };
-				which[nfds++] = &sinks[i];
+			if (*c->sinks[i].fd >= 0) {
+				pfd[nfds] = (struct pollfd){ *c->sinks[i].fd,
+							     POLLIN, 0 };
+				which[nfds++] = &c->sinks[i];
 			}
-		if (in_p[1] >= 0) {
-			pfd[nfds] = (struct pollfd){ in_p[1], POLLOUT, 0 };
+		if (c->in_p[1] >= 0) {
+			pfd[nfds] = (struct pollfd){ c->in_p[1], POLLOUT, 0 };
 			which[nfds++] = NULL;
 		}
-		if (reaped && nfds == 0)
-			break;
+		if (c->reaped && nfds == 0)
+			return 0;
 
 		now = now_ms();
-		if (!ret->timed_out && !ret->cancelled && cmd->cancel &&
-		    *cmd->cancel) {
-			ret->cancelled = true;
-			kill(-pid, SIGTERM);
-			kill_at = now + grace;
-		}
-		if (!ret->timed_out && !ret->cancelled && now >= deadline) {
-			ret->timed_out = true;
-			kill(-pid, SIGTERM);
-			kill_at = now + grace;
-		}
-		if ((ret->timed_out || ret->cancelled) && !sent_kill &&
-		    now >= kill_at) {
-			kill(-pid, SIGKILL);
-			sent_kill = true;
-			give_up_at = now + grace;
-		}
+		child_escalate(c, now);
 		/* Killed, yet a pipe stays open: a process that left our group
 		 * holds it.  Stop listening to it. */
-		if (sent_kill && reaped && now >= give_up_at)
-			break;
+		if (c->sent_kill && c->reaped && now >= c->give_up_at)
+			return 0;
 
-		wait = 100;
-		if (!ret->timed_out && deadline - now < wait)
-			wait = deadline - now;
-		if ((ret->timed_out || ret->cancelled) && !sent_kill &&
-		    kill_at - now < wait)
-			wait = kill_at - now;
-		if (wait < 0)
-			wait = 0;
+		wait = child_wait_ms(c, now);
 		if (nfds == 0) {
 			/* Only waiting for the child to end. */
 			struct timespec ts = { 0, (wait < 10 ? wait : 10) * 1000000L };
@@ -402,64 +442,96 @@ int proc_run(const struct proc_cmd *cmd, struct proc_result *ret)
 		}
 		r = poll(pfd, (nfds_t)nfds, (int)wait);
 		if (r < 0 && errno != EINTR) {
-			e = -errno;
-			kill(-pid, SIGKILL);
-			while (!reaped && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			int e = -errno;
+
+			kill(-c->pid, SIGKILL);
+			while (!c->reaped && waitpid(c->pid, &st, 0) < 0 &&
+			       errno == EINTR)
 				;
-			goto fail;
+			return e;
 		}
 		for (int i = 0; r > 0 && i < nfds; i++) {
 			if (!pfd[i].revents)
 				continue;
-			if (which[i]) {
-				if (!sink_read(which[i])) {
-					close(*which[i]->fd);
-					*which[i]->fd = -1;
-				}
-				continue;
-			}
-			bool done = pfd[i].revents & (POLLERR | POLLHUP);
-
-			if (!done && (pfd[i].revents & POLLOUT)) {
-				ssize_t n = write(in_p[1], cmd->stdin_data + in_off,
-						  cmd->stdin_len - in_off);
-
-				if (n > 0)
-					in_off += (size_t)n;
-				else if (n < 0 && errno != EAGAIN && errno != EINTR)
-					done = true;
-			}
-			if (done || in_off >= cmd->stdin_len) {
-				close(in_p[1]);
-				in_p[1] = -1;
-			}
+			if (!which[i])
+				child_feed(c, pfd[i].revents);
+			else if (!sink_read(which[i]))
+				close_fd(which[i]->fd);
 		}
 	}
-	if (!reaped) {
-		int st = 0;
+}
 
-		kill(-pid, SIGKILL);
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		fill_status(ret, st);
-	}
-	ret->elapsed_ms = now_ms() - start;
-	e = 0;
-fail:
-	if (mask_changed) {
+/* A child still running after its pipes closed (a stray holder) ends. */
+static void child_reap(struct child *c)
+{
+	int st = 0;
+
+	if (c->reaped)
+		return;
+	kill(-c->pid, SIGKILL);
+	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	fill_status(c->ret, st);
+}
+
+static void child_done(struct child *c)
+{
+	if (c->mask_changed) {
 		sigset_t pending;
 		struct timespec zero = { 0, 0 };
 
 		sigpending(&pending);
 		if (sigismember(&pending, SIGPIPE))
-			sigtimedwait(&pipe_set, NULL, &zero);
-		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+			sigtimedwait(&c->pipe_set, NULL, &zero);
+		pthread_sigmask(SIG_SETMASK, &c->old_mask, NULL);
 	}
-	close_pair(in_p);
-	close_pair(out_p);
-	close_pair(err_p);
-	close_pair(notify);
-	return e;
+	close_pair(c->in_p);
+	close_pair(c->out_p);
+	close_pair(c->err_p);
+	close_pair(c->notify);
+	close_fd(&c->null_fd);
+	free(c->path);
+	free(c->envp);
+	strbuf_release(&c->path_var);
+}
+
+int proc_run(const struct proc_cmd *cmd, struct proc_result *ret)
+{
+	_cleanup_(child_done) struct child c = {
+		.cmd = cmd,
+		.ret = ret,
+		.path_var = STRBUF_INIT,
+		.in_p = { -1, -1 },
+		.out_p = { -1, -1 },
+		.err_p = { -1, -1 },
+		.notify = { -1, -1 },
+		.null_fd = -1,
+	};
+	int r;
+
+	if (!cmd || !cmd->argv || !cmd->argv[0])
+		return -EINVAL;
+	if (dry_run_fn)
+		return dry_run_fn(cmd, ret, dry_run_opaque);
+	c.sinks[0] = (struct sink){ &c.out_p[0], &ret->out,
+				    PROC_OUT_MAX_DEFAULT, &ret->out_truncated,
+				    cmd, 1 };
+	c.sinks[1] = (struct sink){ &c.err_p[0], &ret->err,
+				    PROC_OUT_MAX_DEFAULT, &ret->err_truncated,
+				    cmd, 2 };
+
+	r = child_prepare(&c);
+	if (r >= 0)
+		r = child_spawn(&c);
+	if (r < 0)
+		return r;
+	child_pump_setup(&c);
+	r = child_pump(&c);
+	if (r < 0)
+		return r;
+	child_reap(&c);
+	ret->elapsed_ms = now_ms() - c.start;
+	return 0;
 }
 
 void proc_result_describe(const struct proc_result *r, unsigned timeout_ms,

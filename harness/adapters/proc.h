@@ -104,7 +104,7 @@ void proc_set_dry_run(proc_dry_run_fn fn, void *opaque);
 
 /*
  * Find an executable in $PATH (or check a path containing '/').
- * Returns a malloc'd path in *ret_path, or -ENOENT / -EACCES / -ENOMEM.
+ * Returns a malloc'd path in *ret_path, or -ENOENT / -EACCES / -EINVAL.
  */
 int proc_find_program(const char *name, char **ret_path);
 
