@@ -27,7 +27,7 @@ cleanup() {
 trap cleanup EXIT
 mount_tmpfs() { # DIR SIZE
 	mkdir -p "$1"
-	mount -t tmpfs -o "size=$2,mode=0755" bootproof-faults "$1" || skip "cannot mount a tmpfs"
+	mount -t tmpfs -o "size=$2,mode=0755" bootproof-faults "$1" || skip_host "cannot mount a tmpfs"
 	mnts="$1 $mnts"
 }
 
