@@ -33,14 +33,14 @@ for t in "$@"; do
 		why=$(grep -v '^$' "$log" | tail -n 1)
 		case $why in
 		SKIP-HOST:*) ;;
-		*) [ "${BP_SETUP_OK:-}" = 1 ] && rc=skip-after-setup ;;
+		*) [ "${BP_SETUP_OK:-}" = 1 ] && rc=setup_skip ;;
 		esac
 	fi
 	case $rc in
 	0) pass=$((pass + 1)); printf 'PASS  %-12s %-32s %4ss\n' "$kind" "$name" "$secs" ;;
 	77) skip=$((skip + 1))
 	    printf 'SKIP  %-12s %-32s %4ss  %s\n' "$kind" "$name" "$secs" "$why" ;;
-	skip-after-setup) fail=$((fail + 1)); failed="$failed $name"
+	setup_skip) fail=$((fail + 1)); failed="$failed $name"
 	   printf 'FAIL  %-12s %-32s %4ss  (skipped although make setup succeeded: %s; log %s)\n' \
 		"$kind" "$name" "$secs" "$why" "$log" ;;
 	*) fail=$((fail + 1)); failed="$failed $name"
