@@ -1,5 +1,5 @@
 #!/bin/sh
-# libvirtd really stopped (issue 6 point 3), then started again for the
+# libvirtd really stopped (docs/reliability.md), then started again for the
 # tests that follow:
 #  - stopped (SIGTERM) before a boot: INFRA, exit 3, the message names
 #    libvirt, run.json complete;
