@@ -356,6 +356,12 @@ static void remove_leftovers(const char *dir)
 int ksrc_resolve(const char *arg, const char *cache, char **ret,
 		 struct strbuf *err)
 {
+	return ksrc_resolve_from(arg, KSRC_DEFAULT_TARBALL, cache, ret, err);
+}
+
+int ksrc_resolve_from(const char *arg, const char *tarball, const char *cache,
+		      char **ret, struct strbuf *err)
+{
 	_cleanup_free_ char *dir = NULL;
 	int r;
 
@@ -373,13 +379,13 @@ int ksrc_resolve(const char *arg, const char *cache, char **ret,
 		_cleanup_free_ char *lock = path_join(src, ".lock");
 		_cleanup_close_ int fd = -1;
 
-		if (access(KSRC_DEFAULT_TARBALL, R_OK) < 0)
+		if (access(tarball, R_OK) < 0)
 			return strbuf_fail(err, -ENOENT,
 				    "no kernel tree: --ksrc not given and %s "
 				    "is missing (Debian package "
 				    "linux-source-6.12; make setup installs it)",
-				    KSRC_DEFAULT_TARBALL);
-		dir = ksrc_unpack_dir(cache, KSRC_DEFAULT_TARBALL);
+				    tarball);
+		dir = ksrc_unpack_dir(cache, tarball);
 		if (!dir)
 			return -ENOMEM;
 		r = mkdir_p(src, 0755);
@@ -393,9 +399,9 @@ int ksrc_resolve(const char *arg, const char *cache, char **ret,
 			if (errno != EINTR)
 				return strbuf_fail(err, -errno, "%s: %s", lock,
 					    strerror(errno));
-		if (!ksrc_is_unpacked(KSRC_DEFAULT_TARBALL, dir)) {
+		if (!ksrc_is_unpacked(tarball, dir)) {
 			remove_leftovers(dir);
-			r = ksrc_unpack(KSRC_DEFAULT_TARBALL, dir, err);
+			r = ksrc_unpack(tarball, dir, err);
 			if (r < 0)
 				return r;
 		}

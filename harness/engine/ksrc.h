@@ -67,4 +67,8 @@ int ksrc_unpack(const char *tarball, const char *dir, struct strbuf *err);
 int ksrc_resolve(const char *arg, const char *cache, char **ret,
 		 struct strbuf *err);
 
+/* ksrc_resolve with another tarball than KSRC_DEFAULT_TARBALL (tests). */
+int ksrc_resolve_from(const char *arg, const char *tarball, const char *cache,
+		      char **ret, struct strbuf *err);
+
 #endif

@@ -32,7 +32,7 @@ build=${BP_BUILD:-build}
 agent=$build/guest/x86_64/bootproof-agent
 kernel=${BP_KGDB_KERNEL:-/var/tmp/bp-dev/agent/k612/arch/x86/boot/bzImage}
 [ -x "$agent" ] || skip "no agent binary $agent (make guest)"
-[ -f "$kernel" ] || skip "no kgdb kernel $kernel (set BP_KGDB_KERNEL)"
+[ -f "$kernel" ] || skip_host "no kgdb kernel $kernel: make setup builds none (set BP_KGDB_KERNEL)"
 [ -f /bin/busybox ] || skip "no /bin/busybox (busybox-static)"
 need qemu-system-x86_64 mkfs.ext4 gdb perl timeout
 

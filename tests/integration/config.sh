@@ -1,6 +1,6 @@
 #!/bin/sh
-# bootproof config and groups against a real kernel tree (the truths of
-# Linux 6.12.118 that issue 5 names, checked against the tree itself):
+# bootproof config and groups against a real kernel tree (facts of Linux
+# 6.12.118 as docs/config.md states them, checked against the tree itself):
 #  - x86_64_defconfig + every x86_64 seed group: only CGROUP_DMEM dropped
 #    (unknown); the stale base lines: SECURITY_SELINUX_DISABLE (unknown),
 #    PRINT_QUOTA_WARNING (depends on BROKEN), LOGITECH_FF only when the tree

@@ -1,5 +1,5 @@
 #!/bin/sh
-# libvirtd really stopped (issue 6 point 3), then started again for the
+# libvirtd really stopped (docs/reliability.md), then started again for the
 # tests that follow:
 #  - stopped (SIGTERM) before a boot: INFRA, exit 3, the message names
 #    libvirt, run.json complete;
@@ -91,7 +91,7 @@ check_record() { # WHAT DIR
 }
 
 # 1. Stopped before the boot.
-idle || skip "other guests run on libvirtd; not stopping it"
+idle || skip_host "other guests run on libvirtd; not stopping it"
 stop_libvirtd TERM || no "libvirtd did not stop"
 "$BP" boot --kernel "$K" --accel tcg --scenarios boot --results "$T/before" >"$T/out" 2>"$T/err"
 rc=$?
@@ -110,7 +110,7 @@ during() { # SIGNAL
 	attempt=0
 	while :; do
 		attempt=$((attempt + 1))
-		idle || skip "other guests run on libvirtd; not stopping it"
+		idle || skip_host "other guests run on libvirtd; not stopping it"
 		rm -rf "$T/during"
 		"$BP" boot --kernel "$K" --accel tcg --scenarios boot --results "$T/during" \
 			>"$T/out" 2>"$T/err" &

@@ -1,6 +1,6 @@
 #!/bin/sh
 # One real boot through libvirtd, several faults and containment checks
-# (issue 6 points 3 and 4):
+# (docs/reliability.md: a host that fails, containment):
 #  - every path the user gives reaches subprocesses as an argv element,
 #    never a shell: the kernel (with its initrd and config beside it), the
 #    results directory and the cache directory have spaces, quotes, ';',

@@ -1,6 +1,6 @@
 #!/bin/sh
-# bootproof killed with SIGKILL at moments spread over a whole boot (issue
-# 6 point 3): before the guest starts, while it boots, while run.json is
+# bootproof killed with SIGKILL at moments spread over a whole boot
+# (docs/reliability.md): before the guest starts, while it boots, while run.json is
 # rewritten, while the last records are written.  Every time:
 #  - run.json is absent or a whole JSON document (never truncated: it is
 #    only ever replaced by rename);

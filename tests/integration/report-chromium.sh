@@ -4,8 +4,11 @@
 #
 # Debian's chromium, headless, loads each page from file:// and dumps the DOM
 # it built; xmllint (libxml2-utils) queries that DOM:
-#  - the matrix page has one cell per group x arch of the plan, each with a
-#    verdict, and renders (a screenshot is taken);
+#  - the matrix page has one cell per group x arch of the plan, each showing
+#    the verdict, colour and stage of its record in the run.json rendered
+#    (which must hold the verdicts the README of tests/data/runs/ lists),
+#    and each boot section the verdict of its boot record; the page renders
+#    (a screenshot is taken);
 #  - on the hostile pages (a synthetic matrix whose guest-, kernel- and
 #    user-controlled strings are markup, and a real boot whose kernel command
 #    line the kernel and the agent echoed), the DOM has no element or event
@@ -74,27 +77,86 @@ no_injection() { # NAME
 		"only relative links"
 }
 
-# --- the matrix: every group x arch cell, with a verdict
+# An XPath string literal for S (quoted with whichever quote S lacks).
+xq() {
+	case $1 in
+	*'"'*) printf "'%s'" "$1" ;;
+	*) printf '"%s"' "$1" ;;
+	esac
+}
+
+# records NAME: each group verdict of $T/NAME/run.json as a line
+# "group<TAB>arch<TAB>verdict<TAB>stage" (stage "-" when none), in the order
+# of the file; then each boot verdict as "boot<TAB>N<TAB>verdict" ("not
+# booted" for a null verdict), N counted from 1.
+records() {
+	python3 - "$T/$1/run.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for g in d.get("groups") or []:
+    print("\t".join((g["group"], g["arch"], g["verdict"], g["stage"] or "-")))
+for i, b in enumerate(d["boots"], 1):
+    print("boot\t%d\t%s" % (i, b["verdict"] or "not booted"))
+EOF
+}
+
+# verdicts NAME: the page shows, for every group x arch cell and boot
+# section, exactly the verdict (and stage, and colour) of its record.
+verdicts() {
+	records "$1" >"$T/$1.records" || { no "$1: cannot read its run.json"; return; }
+	ncells=$(grep -vc '^boot	' "$T/$1.records")
+	nboots=$(grep -c '^boot	' "$T/$1.records")
+	want "$1" 'count(//td[contains(@class, "cell")])' "$ncells" "cells"
+	want "$1" 'count(//section[@class="boot"])' "$nboots" "boot sections"
+	tab=$(printf '\t')
+	while IFS=$tab read -r g a v st; do
+		if [ "$g" = boot ]; then
+			want "$1" "string((//section[@class=\"boot\"])[$a]/h3/span[contains(@class, \"badge\")])" \
+				"$v" "verdict of boot section $a"
+			continue
+		fi
+		cell="//td[contains(@class, \"cell\")][@data-group=$(xq "$g")][@data-arch=\"$a\"]"
+		want "$1" "count($cell)" 1 "one cell $g/$a"
+		want "$1" "string($cell/div[@class=\"verdict\"])" "$v" "verdict of $g/$a"
+		want "$1" "string($cell/@class)" "cell v-$(echo "$v" | tr A-Z a-z)" "colour of $g/$a"
+		if [ "$st" = - ]; then
+			want "$1" "count($cell/div[@class=\"stage\"])" 0 "no stage in $g/$a"
+		else
+			want "$1" "string($cell/div[@class=\"stage\"])" "at $st" "stage of $g/$a"
+		fi
+	done <"$T/$1.records"
+}
+
+# --- the matrix: every group x arch cell and boot, with its verdict
+# The verdicts the README of tests/data/runs/ gives matrix-synthetic (group
+# cells, then the ten boot records in file order): the input is what it is
+# said to be, so a renderer that agreed with a wrong reader cannot pass.
+cat >"$T/matrix-synthetic.known" <<'EOF'
+demo-bpf	x86_64	PASS	-
+demo-cgroups	x86_64	PARTIAL	-
+demo-bpf	i386	PASS	-
+demo-cgroups	i386	PARTIAL	-
+demo-userfaultfd	x86_64	FAIL	build
+demo-userfaultfd	i386	SKIP	scenario
+demo-kgdb	x86_64	FAIL	boot
+demo-kgdb	i386	FAIL	scenario
+boot	1	BOOTED
+boot	2	BOOTED
+boot	3	BOOTED
+boot	4	not booted
+boot	5	PANIC
+boot	6	BOOTED
+boot	7	BOOTED
+boot	8	BOOTED
+boot	9	BOOTED
+boot	10	BOOTED
+EOF
 if page matrix-synthetic; then
+	verdicts matrix-synthetic
+	diff -u "$T/matrix-synthetic.known" "$T/matrix-synthetic.records" ||
+		no "matrix-synthetic: run.json does not hold the verdicts its README lists"
 	want matrix-synthetic 'count(//td[contains(@class, "cell")])' 8 "cells"
-	for g in demo-bpf demo-cgroups demo-userfaultfd demo-kgdb; do
-		for a in x86_64 i386; do
-			cell="//td[@data-group=\"$g\"][@data-arch=\"$a\"]"
-			want matrix-synthetic "count($cell)" 1 "cell $g/$a"
-			v=$(xp matrix-synthetic "string($cell/div[@class=\"verdict\"])")
-			case $v in
-			PASS | PARTIAL | FAIL | SKIP) ;;
-			*) no "cell $g/$a: verdict '$v'" ;;
-			esac
-			# The colour follows the verdict.
-			c=$(xp matrix-synthetic "string($cell/@class)")
-			[ "$c" = "cell v-$(echo "$v" | tr A-Z a-z)" ] || no "cell $g/$a: class '$c' for $v"
-		done
-	done
-	want matrix-synthetic 'string(//td[@data-group="demo-userfaultfd"][@data-arch="x86_64"]/div[@class="stage"])' \
-		"at build" "stage of the build failure"
-	want matrix-synthetic 'count(//section[@class="boot"])' 10 "candidate sections"
-	echo "ok matrix: 4 groups x 2 arches rendered with verdicts"
+	echo "ok matrix: 4 groups x 2 arches and 10 boots rendered with their verdicts"
 fi
 if browse matrix-synthetic png "$T/matrix-synthetic/report.html" &&
 	[ "$(wc -c <"$T/matrix-synthetic.png")" -gt 20000 ]; then
@@ -107,6 +169,7 @@ fi
 if page matrix-hostile-synthetic; then
 	n=matrix-hostile-synthetic
 	no_injection $n
+	verdicts $n
 	want $n 'count(//td[contains(@class, "cell")])' 4 "cells"
 	want $n 'count(//td[starts-with(@data-group, "evil")][contains(@data-group, "><script>alert(5)</script>")])' \
 		2 "hostile group name as an attribute value"
@@ -122,9 +185,18 @@ if page matrix-hostile-synthetic; then
 	echo "ok hostile matrix: no injected element or attribute, strings shown as text"
 fi
 
+# --- real boots: the verdict of each (BOOTED, PANIC) is the one shown
+for n in boot-debian61 boot-debian61-crash; do
+	page $n && verdicts $n
+done
+grep -qx 'boot	1	PANIC' "$T/boot-debian61-crash.records" ||
+	no "boot-debian61-crash: run.json does not record the PANIC its README lists"
+echo "ok boots: each page shows the verdict of its boot"
+
 # --- a real boot whose command line the kernel and the agent printed
 if page boot-debian61-hostile-cmdline; then
 	n=boot-debian61-hostile-cmdline
+	verdicts $n
 	s='<script>alert(1)</script> x=<img/src=x/onerror=alert(2)> </pre>&amp;'
 	no_injection $n
 	want $n "count(//pre[@class=\"console\"][contains(., \"$s\")])" 1 "console end"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bootproof run on real kernel builds and boots (issue 5's acceptance;
+# bootproof run on real kernel builds and boots (docs/run.md;
 # `make check-matrix`, not `make check`: bad input is tests/integration/run-input.sh):
 #  - scenarios/plans/test-fail.plan (the demo base plus one test group per
 #    candidate, tests/data/groups/x86_64/): the group whose options break

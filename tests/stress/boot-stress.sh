@@ -1,6 +1,6 @@
 #!/bin/sh
 # Boot the distro kernel N times, JOBS at a time, all into one results
-# directory, and report failures and verdict flips (issue 6 point 5).
+# directory, and report failures and verdict flips (docs/reliability.md).
 # Passes when every boot is BOOTED, exits 0, and every scenario has the
 # same result in every boot.  tests/stress/README.md says more.
 #

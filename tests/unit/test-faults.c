@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A host that fails, at unit level (issue 6 point 3): a kernel file cut
+ * A host that fails, at unit level (docs/reliability.md): a kernel file cut
  * off, a cached image damaged after it was built, a results disk that
  * fills during a boot, staging directories of killed runs.  The same
  * faults for real (libvirtd, QEMU, tmpfs, SIGKILL) are in

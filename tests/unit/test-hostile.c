@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A guest that lies or floods (issue 6, docs/reliability.md).
+ * A guest that lies or floods (docs/reliability.md).
  *
  * First the console and KTAP parsers, chained as the boot engine and
  * triage chain them, on hostile streams: megabyte lines, binary garbage,
