@@ -4,13 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -28,8 +26,10 @@
 #include "util/clock.h"
 #include "util/fileio.h"
 #include "util/jsonx.h"
+#include "util/lockfile.h"
 #include "util/log.h"
 #include "util/paths.h"
+#include "util/sha256.h"
 #include "util/xalloc.h"
 
 /* ------------------------------------------------------------ progress */
@@ -779,31 +779,6 @@ static json_object *config_fail_json(const char *release, const char *error)
 	return j;
 }
 
-static void unlockp(int *fd)
-{
-	if (*fd >= 0) {
-		flock(*fd, LOCK_UN);
-		close(*fd);
-	}
-}
-
-/* Another run may hold it: wait, unless interrupted meanwhile. */
-static int lock_file(const char *path, volatile sig_atomic_t *intr)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return -errno;
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR || (intr && *intr)) {
-			int e = -errno;
-
-			close(fd);
-			return e;
-		}
-	return fd;
-}
-
 /*
  * Config stages are cached like builds: by a key of everything the result
  * depends on (the tree, arch, base, each group file's bytes, the compiler
@@ -846,61 +821,44 @@ static const char *toolchain(struct matrix *m)
 	return m->toolchain;
 }
 
-static void hash_str(EVP_MD_CTX *ctx, const char *s)
+/* A file's bytes, then a NUL: the end of one input is marked. */
+static int hash_file(struct sha256 *h, const char *path)
 {
-	EVP_DigestUpdate(ctx, s, strlen(s) + 1);
-}
+	int r = sha256_add_file(h, path);
 
-static int hash_file(EVP_MD_CTX *ctx, const char *path)
-{
-	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-	long r = strbuf_read_file(&sb, path, 16u << 20);
-
-	if (r < 0)
-		return (int)r;
-	EVP_DigestUpdate(ctx, sb.buf, sb.len);
-	hash_str(ctx, "");
-	return 0;
+	sha256_add_str(h, "");
+	return r;
 }
 
 /* The key of a candidate's config stage, 64 hex digits. */
 static int config_key(struct matrix *m, const struct cand *c, char ret[65])
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	_cleanup_(sha256_done) struct sha256 h = SHA256_INIT;
 	_cleanup_free_ char *helper = path_join(m->o->datadir,
 						 "harness/kconfig-explain/"
 						 "kconfig-explain.c");
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	int r = 0;
+	int r = sha256_begin(&h);
 
-	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
-		EVP_MD_CTX_free(ctx);
-		return -ENOMEM;
-	}
-	hash_str(ctx, CONFIG_CACHE_VERSION);
-	hash_str(ctx, m->o->ksrc);
-	hash_str(ctx, m->o->release);
-	hash_str(ctx, c->as->arch);
-	hash_str(ctx, c->as->base);
-	hash_str(ctx, toolchain(m));
-	if (strchr(c->as->base, '/'))
-		r = hash_file(ctx, c->as->base);
-	if (r >= 0)
-		r = hash_file(ctx, helper);
-	for (size_t i = 0; i < c->n_groups && r >= 0; i++) {
-		hash_str(ctx, c->groups[i]->name);
-		hash_str(ctx, c->groups[i]->file); /* "source" names it */
-		r = hash_file(ctx, c->groups[i]->file);
-	}
-	if (r >= 0 && (!EVP_DigestFinal_ex(ctx, md, &n) || n != 32))
-		r = -EIO;
-	EVP_MD_CTX_free(ctx);
 	if (r < 0)
 		return r;
-	for (unsigned i = 0; i < n; i++)
-		snprintf(ret + 2 * i, 3, "%02x", md[i]);
-	return 0;
+	sha256_add_str(&h, CONFIG_CACHE_VERSION);
+	sha256_add_str(&h, m->o->ksrc);
+	sha256_add_str(&h, m->o->release);
+	sha256_add_str(&h, c->as->arch);
+	sha256_add_str(&h, c->as->base);
+	sha256_add_str(&h, toolchain(m));
+	if (strchr(c->as->base, '/'))
+		r = hash_file(&h, c->as->base);
+	if (r >= 0)
+		r = hash_file(&h, helper);
+	for (size_t i = 0; i < c->n_groups && r >= 0; i++) {
+		sha256_add_str(&h, c->groups[i]->name);
+		sha256_add_str(&h, c->groups[i]->file); /* "source" names it */
+		r = hash_file(&h, c->groups[i]->file);
+	}
+	if (r < 0)
+		return r;
+	return sha256_end_hex(&h, ret);
 }
 
 static char *config_cache_dir(const struct matrix *m, const struct cand *c,
@@ -981,7 +939,7 @@ static void stage_config(struct matrix *m, struct cand *c)
 	_cleanup_free_ char *dst = NULL, *rel = NULL;
 	_cleanup_configstage_result_ struct configstage_result *res = NULL;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	_cleanup_(unlockp) int lock = -1;
+	_cleanup_lockfile_ int lock = -1;
 	json_object *j, *opts, *stale;
 	char key[65];
 	bool have_key;
@@ -1015,7 +973,7 @@ static void stage_config(struct matrix *m, struct cand *c)
 	co.odir = odir;
 	r = mkdir_p(ws, 0755);
 	if (r >= 0)
-		r = lock = lock_file(lockp, m->o->interrupted);
+		r = lock = lockfile_take(lockp, 0, m->o->interrupted);
 	if (r < 0) {
 		strbuf_addf(&err, "%s: %s", lockp, strerror(-r));
 	} else {
