@@ -119,9 +119,14 @@ static void add_cand(struct matrix *m, const struct matrixrec_arch *as,
 	c->rc.n_base = as->n_base_groups;
 	c->rc.n_groups = as->n_base_groups + n;
 	c->rc.groups = xrealloc(NULL, (c->rc.n_groups + 1) * sizeof(*c->rc.groups));
-	memcpy(c->rc.groups, as->base_groups,
-	       as->n_base_groups * sizeof(*c->rc.groups));
-	memcpy(c->rc.groups + as->n_base_groups, gs, n * sizeof(*c->rc.groups));
+	/* (memcpy from NULL is undefined even for 0 bytes: a plan without
+	 * base groups, the base candidate) */
+	if (as->n_base_groups)
+		memcpy(c->rc.groups, as->base_groups,
+		       as->n_base_groups * sizeof(*c->rc.groups));
+	if (n)
+		memcpy(c->rc.groups + as->n_base_groups, gs,
+		       n * sizeof(*c->rc.groups));
 
 	for (size_t s = 0; group_known_scenarios[s]; s++) {
 		const char *name = group_known_scenarios[s];
