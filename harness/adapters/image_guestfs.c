@@ -7,7 +7,6 @@
 #include <guestfs.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
@@ -19,6 +18,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/paths.h"
+#include "util/sha256.h"
 
 /* Inputs larger than this are not what we think they are. */
 #define INPUT_MAX (256u << 20)
@@ -441,46 +441,13 @@ static json_object *input_json(const char *path, const struct strbuf *data)
 	json_object *o = json_object_new_object();
 	char hex[IMAGE_HASH_HEX_LEN + 1] = "";
 
-	if (image_sha256_hex(data->buf, data->len, hex) < 0)
+	if (sha256_hex(data->buf, data->len, hex) < 0)
 		hex[0] = '\0';
 	json_object_object_add(o, "path", json_object_new_string(path));
 	json_object_object_add(o, "sha256", json_object_new_string(hex));
 	json_object_object_add(o, "bytes", json_object_new_int64(
 						   (int64_t)data->len));
 	return o;
-}
-
-DEFINE_TRIVIAL_CLEANUP_FUNC(EVP_MD_CTX *, EVP_MD_CTX_free)
-
-/* sha256 of a file's content, as lowercase hex.  0 or -errno. */
-static int file_sha256_hex(const char *path, char *ret_hex)
-{
-	_cleanup_(EVP_MD_CTX_freep) EVP_MD_CTX *c = EVP_MD_CTX_new();
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ unsigned char *buf = malloc(1 << 20);
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n;
-
-	if (fd < 0)
-		return -errno;
-	if (!c || !buf || !EVP_DigestInit_ex(c, EVP_sha256(), NULL))
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r = read(fd, buf, 1 << 20);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			break;
-		if (!EVP_DigestUpdate(c, buf, (size_t)r))
-			return -EIO;
-	}
-	if (!EVP_DigestFinal_ex(c, md, &n) || n != 32)
-		return -EIO;
-	for (unsigned i = 0; i < n; i++)
-		snprintf(ret_hex + 2 * i, 3, "%02x", md[i]);
-	return 0;
 }
 
 /*
@@ -524,7 +491,7 @@ static int cached_image_ok(const char *img, const char *manifest,
 		strbuf_addf(why, "%s does not record its sha256", manifest);
 		return 0;
 	}
-	r = file_sha256_hex(img, have);
+	r = sha256_file_hex(img, have);
 	if (r < 0) {
 		strbuf_addf(why, "cannot read it: %s", strerror(-r));
 		return 0;
@@ -675,7 +642,7 @@ static int build_locked(const struct image_ops *ops, void *userdata,
 			close(fd);
 		/* What a later user checks the cached file against. */
 		if (r >= 0)
-			r = file_sha256_hex(tmp, res->image_sha256);
+			r = sha256_file_hex(tmp, res->image_sha256);
 		if (r < 0)
 			strbuf_addf(err, "%s: %s", tmp, strerror(-r));
 	}

@@ -6,11 +6,11 @@
 #include <elf.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/cleanup.h"
+#include "util/sha256.h"
 
 static const char *const arch_names[IMAGE_ARCH_COUNT] = {
 	[IMAGE_ARCH_X86_64] = "x86_64",
@@ -120,18 +120,6 @@ int image_check_elf(const void *buf, size_t len, enum image_arch arch,
 				   "it with -static)";
 			return -ENOEXEC;
 		}
-	return 0;
-}
-
-int image_sha256_hex(const void *buf, size_t len, char *ret)
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-
-	if (!EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) || n != 32)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++)
-		snprintf(ret + 2 * i, 3, "%02x", md[i]);
 	return 0;
 }
 
@@ -472,19 +460,18 @@ uint64_t image_disk_size(uint64_t content_bytes)
 
 /* ------------------------------------------------------------ hash */
 
-static void put_u64(EVP_MD_CTX *c, uint64_t v)
+static void put_u64(struct sha256 *h, uint64_t v)
 {
 	uint8_t b[8];
 
 	for (int i = 0; i < 8; i++)
 		b[i] = (uint8_t)(v >> (8 * i));
-	EVP_DigestUpdate(c, b, sizeof(b));
+	sha256_add(h, b, sizeof(b));
 }
 
-static void put_str(EVP_MD_CTX *c, const char *s)
+static void put_str(struct sha256 *h, const char *s)
 {
-	s = s ? s : "";
-	EVP_DigestUpdate(c, s, strlen(s) + 1);
+	sha256_add_str(h, s ? s : "");
 }
 
 static int cmp_entry_path(const void *a, const void *b)
@@ -494,17 +481,13 @@ static int cmp_entry_path(const void *a, const void *b)
 	return strcmp((*x)->path, (*y)->path);
 }
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(EVP_MD_CTX *, EVP_MD_CTX_free)
-
 int image_layout_hash(const struct image_layout *l, enum image_arch arch,
 		      char *ret)
 {
-	_cleanup_(EVP_MD_CTX_freep) EVP_MD_CTX *c = EVP_MD_CTX_new();
+	_cleanup_(sha256_done) struct sha256 c = SHA256_INIT;
 	_cleanup_free_ const struct image_entry **sorted = NULL;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
 
-	if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL))
+	if (sha256_begin(&c) < 0)
 		return -ENOMEM;
 	sorted = calloc(l->n ? l->n : 1, sizeof(*sorted));
 	if (!sorted)
@@ -513,31 +496,27 @@ int image_layout_hash(const struct image_layout *l, enum image_arch arch,
 		sorted[i] = &l->entries[i];
 	qsort(sorted, l->n, sizeof(*sorted), cmp_entry_path);
 
-	put_str(c, "bootproof-image");
-	put_u64(c, IMAGE_RECIPE_VERSION);
-	put_str(c, image_arch_to_string(arch));
-	put_u64(c, image_disk_size(image_layout_content_bytes(l)));
-	put_str(c, IMAGE_LABEL);
-	put_str(c, l->applets_of);
-	put_u64(c, l->n);
+	put_str(&c, "bootproof-image");
+	put_u64(&c, IMAGE_RECIPE_VERSION);
+	put_str(&c, image_arch_to_string(arch));
+	put_u64(&c, image_disk_size(image_layout_content_bytes(l)));
+	put_str(&c, IMAGE_LABEL);
+	put_str(&c, l->applets_of);
+	put_u64(&c, l->n);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct image_entry *e = sorted[i];
 
-		put_u64(c, e->kind);
-		put_str(c, e->path);
-		put_u64(c, e->mode);
-		put_str(c, e->target);
-		put_u64(c, e->major);
-		put_u64(c, e->minor);
-		put_u64(c, e->len);
+		put_u64(&c, e->kind);
+		put_str(&c, e->path);
+		put_u64(&c, e->mode);
+		put_str(&c, e->target);
+		put_u64(&c, e->major);
+		put_u64(&c, e->minor);
+		put_u64(&c, e->len);
 		if (e->len)
-			EVP_DigestUpdate(c, e->data, e->len);
+			sha256_add(&c, e->data, e->len);
 	}
-	if (!EVP_DigestFinal_ex(c, md, &n) || n != 32)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++)
-		snprintf(ret + 2 * i, 3, "%02x", md[i]);
-	return 0;
+	return sha256_end_hex(&c, ret);
 }
 
 /* ------------------------------------------------------------- tar */

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/sha256.h"
 #include "util/strbuf.h"
 
 enum image_arch {
@@ -48,7 +49,7 @@ const char *image_arch_to_string(enum image_arch a);
 #define IMAGE_MARKER_SIZE (1024 * 1024)
 /* Every entry gets this mtime (2024-01-01 00:00 UTC): builds reproduce. */
 #define IMAGE_MTIME 1704067200
-#define IMAGE_HASH_HEX_LEN 64
+#define IMAGE_HASH_HEX_LEN SHA256_HEX_LEN
 
 /* Byte i of /bootproof/marker.bin, the pattern the guest's virtio-blk
  * check reads back. */
@@ -66,9 +67,6 @@ void image_marker_fill(uint8_t *buf, size_t n);
  */
 int image_check_elf(const void *buf, size_t len, enum image_arch arch,
 		    const char **ret_why);
-
-/* Lowercase hex sha256 of a buffer (ret: IMAGE_HASH_HEX_LEN + 1). */
-int image_sha256_hex(const void *buf, size_t len, char *ret);
 
 enum image_entry_kind {
 	IMAGE_ENTRY_DIR,

@@ -23,6 +23,7 @@
 #include "core/recjson.h"
 #include "util/clock.h"
 #include "util/fileio.h"
+#include "util/lockfile.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
@@ -489,13 +490,14 @@ static void sweep_stale_stages(const char *parent)
 	while (d && (de = readdir(d))) {
 		size_t n = strlen(de->d_name);
 		_cleanup_free_ char *lock = NULL, *dir = NULL;
-		_cleanup_close_ int fd = -1;
+		_cleanup_lockfile_ int fd = -1;
 
 		if (n <= 5 || strcmp(de->d_name + n - 5, ".lock"))
 			continue;
 		lock = path_join(parent, de->d_name);
-		fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+		fd = lockfile_take(lock, LOCKFILE_NOFOLLOW | LOCKFILE_NOCREATE |
+					 LOCKFILE_NOWAIT, NULL);
+		if (fd < 0)
 			continue;
 		dir = strndup(lock, strlen(lock) - 5);
 		if (dir && rm_rf(dir) == 0) {
@@ -524,10 +526,10 @@ static int stage_lock(struct session *s, struct strbuf *err)
 		return e;
 	}
 	sweep_stale_stages(parent);
-	s->stage_lock = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-			     0644);
-	if (s->stage_lock < 0 || flock(s->stage_lock, LOCK_EX) < 0) {
-		e = -errno;
+	s->stage_lock = lockfile_take(lock, LOCKFILE_NOFOLLOW,
+				      s->req->interrupted);
+	if (s->stage_lock < 0) {
+		e = s->stage_lock;
 		strbuf_addf(err, "cannot lock %s: %s", lock, strerror(-e));
 		return e;
 	}
@@ -542,8 +544,7 @@ static void stage_unlock(struct session *s)
 		return;
 	if (asprintf(&lock, "%s.lock", s->req->stage_dir) >= 0)
 		unlink(lock);
-	close(s->stage_lock);
-	s->stage_lock = -1;
+	lockfile_release(&s->stage_lock);
 }
 
 static int stage_files(struct session *s, char **ret_kernel,

@@ -3,13 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -20,8 +18,10 @@
 #include "adapters/proc.h"
 #include "util/clock.h"
 #include "util/fileio.h"
+#include "util/lockfile.h"
 #include "util/jsonx.h"
 #include "util/paths.h"
+#include "util/sha256.h"
 
 #define BUILD_TIMEOUT_MS (6u * 3600u * 1000u)
 #define LOG_READ_MAX (64u << 20)
@@ -64,34 +64,15 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int buildstage_hash_file(const char *path, char ret[65])
+int buildstage_tree_key(const char *ksrc, const char *release, char *buf,
+			size_t n)
 {
-	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	long r = strbuf_read_file(&sb, path, 64u << 20);
+	char hex[SHA256_HEX_LEN + 1];
+	int r = sha256_hex(ksrc, strlen(ksrc), hex);
 
 	if (r < 0)
-		return (int)r;
-	if (!EVP_Digest(sb.buf, sb.len, md, &n, EVP_sha256(), NULL) || n != 32)
-		return -EIO;
-	for (unsigned i = 0; i < n; i++)
-		snprintf(ret + 2 * i, 3, "%02x", md[i]);
-	return 0;
-}
-
-/* "<release>-<8 hex of sha256(ksrc)>", as configstage_default_odir. */
-static int tree_key(const char *ksrc, const char *release, char *buf,
-		    size_t n)
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned len = 0;
-
-	if (!EVP_Digest(ksrc, strlen(ksrc), md, &len, EVP_sha256(), NULL) ||
-	    len < 4)
-		return -EIO;
-	snprintf(buf, n, "%s-%02x%02x%02x%02x", release, md[0], md[1], md[2],
-		 md[3]);
+		return r;
+	snprintf(buf, n, "%s-%.8s", release, hex);
 	return 0;
 }
 
@@ -102,7 +83,7 @@ char *buildstage_workdir(const char *cache, const char *ksrc,
 	char key[160];
 	char *p = NULL;
 
-	if (tree_key(ksrc, release, key, sizeof(key)) < 0 ||
+	if (buildstage_tree_key(ksrc, release, key, sizeof(key)) < 0 ||
 	    asprintf(&p, "%s/build/%s/%s%s%s", cache, key, arch,
 		     leaf ? "/" : "", leaf ? leaf : "") < 0)
 		return NULL;
@@ -114,7 +95,7 @@ static char *kernels_dir(const struct buildstage_opts *o)
 	char key[160];
 	char *p = NULL;
 
-	if (tree_key(o->ksrc, o->release, key, sizeof(key)) < 0 ||
+	if (buildstage_tree_key(o->ksrc, o->release, key, sizeof(key)) < 0 ||
 	    asprintf(&p, "%s/kernels/%s", o->cache, key) < 0)
 		return NULL;
 	return p;
@@ -336,30 +317,15 @@ static bool config_has_modules(const char *path)
 	       strstr(sb.buf, "\nCONFIG_MODULES=y\n");
 }
 
-static void unlockp(int *fd)
-{
-	if (*fd >= 0) {
-		flock(*fd, LOCK_UN);
-		close(*fd);
-	}
-}
-
 /* Another builder may hold it: wait, unless cancelled meanwhile. */
 static int lock_dir(const char *dir, volatile sig_atomic_t *cancel, int *ret,
 		    struct strbuf *err)
 {
 	_cleanup_free_ char *p = path_join(dir, ".lock");
-	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = lockfile_take(p, 0, cancel);
 
 	if (fd < 0)
-		return strbuf_fail(err, -errno, "%s: %s", p, strerror(errno));
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR || (cancel && *cancel)) {
-			int e = -errno;
-
-			close(fd);
-			return strbuf_fail(err, e, "%s: %s", p, strerror(-e));
-		}
+		return strbuf_fail(err, fd, "%s: %s", p, strerror(-fd));
 	*ret = fd;
 	return 0;
 }
@@ -554,7 +520,7 @@ static int build(const struct buildstage_opts *o, const char *obj,
 			failed(ret, steps[i].what, &pr, o->log);
 			return 0;
 		}
-		if (i == 0 && buildstage_hash_file(objcfg, h2) == 0 &&
+		if (i == 0 && sha256_file_hex(objcfg, h2) == 0 &&
 		    strcmp(h2, ret->hash))
 			log_note(lg, "olddefconfig changed the .config (sha256 "
 				 "%s); the artifacts stay keyed by the "
@@ -574,14 +540,14 @@ int buildstage_run(const struct buildstage_opts *o,
 {
 	_cleanup_free_ char *kdir = NULL, *ws = NULL, *obj = NULL;
 	_cleanup_free_ char *tmp = NULL, *bl = NULL;
-	_cleanup_(unlockp) int lock = -1;
+	_cleanup_lockfile_ int lock = -1;
 	struct logger lg = { .o = o, .part = { STRBUF_INIT, STRBUF_INIT } };
 	bool modules = false;
 	double t0 = clock_mono_s(), cpu0 = clock_children_cpu_s();
 	int r;
 
 	*ret = (struct buildstage_result){ 0 };
-	r = buildstage_hash_file(o->config, ret->hash);
+	r = sha256_file_hex(o->config, ret->hash);
 	if (r < 0)
 		return strbuf_fail(err, r, "%s: %s", o->config, strerror(-r));
 	kdir = kernels_dir(o);

@@ -107,7 +107,9 @@ char *buildstage_workdir(const char *cache, const char *ksrc,
 			 const char *release, const char *arch,
 			 const char *leaf);
 
-/* sha256 of a file as 64 hex digits + NUL.  0 or -errno. */
-int buildstage_hash_file(const char *path, char ret[65]);
+/* "<release>-<tree>" into buf (n bytes): <tree> is the first 8 hex digits
+ * of the sha256 of the tree's path.  0 or -ENOMEM. */
+int buildstage_tree_key(const char *ksrc, const char *release, char *buf,
+			size_t n);
 
 #endif

@@ -4,19 +4,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "adapters/proc.h"
+#include "engine/buildstage.h"
 #include "engine/ksrc.h"
 #include "util/fileio.h"
+#include "util/lockfile.h"
 #include "util/paths.h"
+#include "util/sha256.h"
 #include "util/xalloc.h"
 
 #define MIN_MS (60u * 1000u)
@@ -268,16 +269,11 @@ static int base_resolve(const struct configstage_opts *o, struct base_plan *b,
 
 /* ------------------------------------------------------------ the helper */
 
-static int hash_file(EVP_MD_CTX *c, const char *path)
+/* A kconfig input: its path (the key says which file) and its bytes. */
+static int hash_input(struct sha256 *h, const char *path)
 {
-	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-	long r = strbuf_read_file(&sb, path, 64u << 20);
-
-	if (r < 0)
-		return (int)r;
-	EVP_DigestUpdate(c, path, strlen(path) + 1);
-	EVP_DigestUpdate(c, sb.buf, sb.len);
-	return 0;
+	sha256_add_str(h, path);
+	return sha256_add_file(h, path);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -346,12 +342,10 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 	_cleanup_(objlist_done) struct objlist objs = { NULL, 0 };
 	_cleanup_(proc_result_release) struct proc_result res =
 		PROC_RESULT_INIT;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned mdlen = 0;
-	char hex[17];
+	_cleanup_(sha256_done) struct sha256 h = SHA256_INIT;
+	char hex[SHA256_HEX_LEN + 1];
 	const char **argv;
 	size_t n = 0;
-	EVP_MD_CTX *c;
 	int r;
 
 	if (!is_file(src))
@@ -361,23 +355,18 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 		return strbuf_fail(err, r, "no kconfig objects in %s: %s", objdir,
 			    strerror(-r));
 
-	c = EVP_MD_CTX_new();
-	if (!c)
-		return -ENOMEM;
-	r = EVP_DigestInit_ex(c, EVP_sha256(), NULL) ? 0 : -EIO;
+	r = sha256_begin(&h);
 	if (!r)
-		r = hash_file(c, src);
-	EVP_DigestUpdate(c, o->ksrc, strlen(o->ksrc) + 1);
+		r = hash_input(&h, src);
+	sha256_add_str(&h, o->ksrc);
 	for (size_t i = 0; !r && i < objs.n; i++)
-		r = hash_file(c, objs.v[i]);
-	if (!r && !EVP_DigestFinal_ex(c, md, &mdlen))
-		r = -EIO;
-	EVP_MD_CTX_free(c);
+		r = hash_input(&h, objs.v[i]);
+	if (!r)
+		r = sha256_end_hex(&h, hex);
 	if (r < 0)
 		return strbuf_fail(err, r, "hashing the helper's inputs: %s",
 			    strerror(-r));
-	for (int i = 0; i < 8; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	hex[16] = '\0';
 
 	dir = path_join(base, hex);
 	bin = path_join(dir, HELPER_NAME);
@@ -739,20 +728,12 @@ static int parse_file_into(struct kconfig *kc, const char *path,
 	return r < 0 ? r : 0;
 }
 
-static void unlockp(int *fd)
-{
-	if (*fd >= 0) {
-		flock(*fd, LOCK_UN);
-		close(*fd);
-	}
-}
-
 int configstage_run(const struct configstage_opts *o,
 		    struct configstage_result **ret, struct strbuf *err)
 {
 	_cleanup_(base_plan_done) struct base_plan base = { 0 };
 	_cleanup_configstage_result_ struct configstage_result *res = NULL;
-	_cleanup_(unlockp) int lock = -1;
+	_cleanup_lockfile_ int lock = -1;
 	_cleanup_free_ char *lockpath = NULL, *merge = NULL;
 	struct stage s = { .o = o, .queries = STRBUF_INIT };
 	int r;
@@ -814,13 +795,9 @@ int configstage_run(const struct configstage_opts *o,
 	if (r < 0)
 		return strbuf_fail(err, r, "%s: %s", o->odir, strerror(-r));
 	lockpath = path_join(o->odir, ".bootproof-config.lock");
-	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	lock = lockfile_take(lockpath, 0, NULL);
 	if (lock < 0)
-		return strbuf_fail(err, -errno, "%s: %s", lockpath, strerror(errno));
-	while (flock(lock, LOCK_EX) < 0)
-		if (errno != EINTR)
-			return strbuf_fail(err, -errno, "%s: %s", lockpath,
-				    strerror(errno));
+		return strbuf_fail(err, lock, "%s: %s", lockpath, strerror(-lock));
 
 	/* 1. the base */
 	for (size_t i = 0; i < base.n_targets; i++) {
@@ -901,15 +878,11 @@ void configstage_result_free(struct configstage_result *r)
 char *configstage_default_odir(const char *cache, const char *ksrc,
 			       const char *release, const char *arch)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	char rel[128];
+	char key[160], rel[200];
 
-	if (!EVP_Digest(ksrc, strlen(ksrc), md, &n, EVP_sha256(), NULL) ||
-	    n < 4)
+	if (buildstage_tree_key(ksrc, release, key, sizeof(key)) < 0)
 		return NULL;
-	snprintf(rel, sizeof(rel), "config/%s-%02x%02x%02x%02x/%s", release,
-		 md[0], md[1], md[2], md[3], arch);
+	snprintf(rel, sizeof(rel), "config/%s/%s", key, arch);
 	return path_join(cache, rel);
 }
 

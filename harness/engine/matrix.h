@@ -39,9 +39,44 @@
 
 #include "adapters/virt.h"
 #include "core/domxml.h"
+#include "core/matrixrec.h"
 #include "core/plan.h"
 #include "engine/runrec.h"
 #include "util/strbuf.h"
+
+/*
+ * The stages of one candidate, behind a table so a test can drive the
+ * matrix with fakes (the real ones: configstage, buildstage, boot).
+ *
+ * Each stage gets the candidate and its record so far (borrowed: the
+ * build reads its "config", the boot its "build"'s artifacts), and returns
+ * MATRIX_STAGE_* flags with *ret set to what it recorded (a new object
+ * the matrix takes) or left NULL when it recorded nothing (interrupted, or
+ * a boot that could not start: the record stays as it was).  config and
+ * build return the record's "config" / "build" member, boot the whole
+ * boot record (the matrix keeps the candidate, config and build members).
+ * The matrix decides what runs next: a config "fail" stops the candidate,
+ * a build other than "pass" / "reused" stops its boot.
+ */
+enum {
+	MATRIX_STAGE_BAD_INPUT = 1 << 0,	/* exit code 2 */
+	MATRIX_STAGE_INFRA = 1 << 1,		/* exit code 3 */
+};
+
+struct matrix_stage {
+	const struct matrixrec_cand *cand;
+	const char *dir;		/* <run>/<id>, exists */
+	json_object *rec;		/* its record so far (borrowed) */
+};
+
+struct matrix_stage_ops {
+	unsigned (*config)(void *ud, const struct matrix_stage *st,
+			   json_object **ret);
+	unsigned (*build)(void *ud, const struct matrix_stage *st,
+			  json_object **ret);
+	unsigned (*boot)(void *ud, const struct matrix_stage *st,
+			 json_object **ret);
+};
 
 struct matrix_opts {
 	const struct plan *plan;
@@ -61,6 +96,8 @@ struct matrix_opts {
 	bool rebuild;		/* build even what the cache has */
 	volatile sig_atomic_t *interrupted;
 	const struct domain_ops *ops;	/* NULL: libvirt */
+	const struct matrix_stage_ops *stages;	/* NULL: the real ones */
+	void *stages_ud;		/* given to stages */
 };
 
 struct matrix_outcome {

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The matrix with fake stages behind its ops table: the order of the
+ * stages (config, build, boot per candidate, the base first), a failed
+ * stage (recorded with its reason, the candidate's later stages not run,
+ * the other candidates going on), resume of an interrupted run (recorded
+ * stages not done again, their results kept), and the group verdicts
+ * computed from the candidates' records.  The fakes write what the real
+ * stages leave in the run directory (the .config, the kernel images), so
+ * resume sees the same files.  The real stages run in tests/matrix/.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/plan.h"
+#include "engine/matrix.h"
+#include "util/fileio.h"
+#include "util/jsonx.h"
+#include "util/paths.h"
+#include "util/strbuf.h"
+
+struct fake {
+	struct strbuf calls;	/* "<id>:<stage> " for every stage run */
+	const char *fail_build;	/* this candidate's build fails */
+	const char *fail_config;	/* this candidate's config fails */
+	const char *fail_scenario;	/* this scenario fails in every boot */
+	const char *interrupt_in;	/* this candidate's build is cut short */
+	volatile sig_atomic_t *intr;
+	char *art;		/* where the fake kernels go */
+};
+
+static char tmp[64];
+static char *datadir, *results;
+
+static void put(const char *path, const char *text)
+{
+	_cleanup_free_ char *copy = strdup(path);
+
+	*strrchr(copy, '/') = '\0';
+	assert_int_equal(mkdir_p(copy, 0755), 0);
+	assert_int_equal(write_file_atomic(path, text, strlen(text), 0644), 0);
+}
+
+static void put_group(const char *name, const char *scenario)
+{
+	_cleanup_free_ char *p = NULL, *text = NULL;
+
+	assert_true(asprintf(&p, "%s/scenarios/groups/x86_64/%s.config",
+			     datadir, name) > 0);
+	assert_true(asprintf(&text, "# group: %s\n# arch: x86_64\n"
+			     "# scenarios: %s\n# from: test\n"
+			     "CONFIG_%s=y\n", name, scenario,
+			     !strcmp(name, "alpha") ? "ALPHA" : "BETA") > 0);
+	put(p, text);
+}
+
+static void called(struct fake *f, const struct matrix_stage *st,
+		   const char *stage)
+{
+	strbuf_addf(&f->calls, "%s:%s ", st->cand->id, stage);
+}
+
+static bool is(const char *id, const char *want)
+{
+	return want && !strcmp(id, want);
+}
+
+static unsigned fake_config(void *ud, const struct matrix_stage *st,
+			    json_object **ret)
+{
+	struct fake *f = ud;
+	_cleanup_free_ char *cfg = path_join(st->dir, "config");
+	json_object *j = json_object_new_object();
+
+	called(f, st, "config");
+	if (is(st->cand->id, f->fail_config)) {
+		json_object_object_add(j, "result", jsonx_new_str("fail"));
+		json_object_object_add(j, "error", jsonx_new_str("bad base"));
+		json_object_object_add(j, "options", json_object_new_array());
+		*ret = j;
+		return MATRIX_STAGE_BAD_INPUT;
+	}
+	put(cfg, "CONFIG_X=y\n");
+	json_object_object_add(j, "result", jsonx_new_str("pass"));
+	json_object_object_add(j, "dropped", json_object_new_int(0));
+	json_object_object_add(j, "options", json_object_new_array());
+	*ret = j;
+	return 0;
+}
+
+static unsigned fake_build(void *ud, const struct matrix_stage *st,
+			   json_object **ret)
+{
+	struct fake *f = ud;
+	json_object *j = json_object_new_object(), *a;
+	_cleanup_free_ char *dir = path_join(f->art, st->cand->id);
+	_cleanup_free_ char *bz = path_join(dir, "bzImage");
+	_cleanup_free_ char *vm = path_join(dir, "vmlinux");
+
+	called(f, st, "build");
+	/* The build reads the config stage's record. */
+	assert_string_equal(jsonx_str(jsonx_get(st->rec, "config"), "result"),
+			    "pass");
+	if (is(st->cand->id, f->interrupt_in)) {
+		*f->intr = 1;
+		json_object_object_add(j, "result", jsonx_new_str("skip"));
+		json_object_object_add(j, "reason", jsonx_new_str("interrupted"));
+		*ret = j;
+		return 0;
+	}
+	if (is(st->cand->id, f->fail_build)) {
+		json_object_object_add(j, "result", jsonx_new_str("fail"));
+		json_object_object_add(j, "reason",
+				       jsonx_new_str("make bzImage failed"));
+		json_object_object_add(j, "first_error",
+				       jsonx_new_str("kernel/fork.c:1: error: boom"));
+		*ret = j;
+		return 0;
+	}
+	put(bz, "kernel");
+	put(vm, "elf");
+	a = json_object_new_object();
+	json_object_object_add(a, "bzImage", jsonx_new_str(bz));
+	json_object_object_add(a, "vmlinux", jsonx_new_str(vm));
+	json_object_object_add(j, "result", jsonx_new_str("pass"));
+	json_object_object_add(j, "artifacts", a);
+	*ret = j;
+	return 0;
+}
+
+static unsigned fake_boot(void *ud, const struct matrix_stage *st,
+			  json_object **ret)
+{
+	struct fake *f = ud;
+	json_object *j = json_object_new_object(), *sc = json_object_new_array();
+	_cleanup_free_ char *names = strdup(st->cand->scenarios);
+	char *save = NULL;
+
+	called(f, st, "boot");
+	/* The boot gets the build's artifacts. */
+	assert_non_null(jsonx_str(jsonx_get(jsonx_get(st->rec, "build"),
+					    "artifacts"), "bzImage"));
+	for (char *n = strtok_r(names, ",", &save); n;
+	     n = strtok_r(NULL, ",", &save)) {
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "name", jsonx_new_str(n));
+		json_object_object_add(s, "result",
+				       jsonx_new_str(is(n, f->fail_scenario)
+							     ? "fail" : "pass"));
+		json_object_array_add(sc, s);
+	}
+	json_object_object_add(j, "name", jsonx_new_str(st->cand->name));
+	json_object_object_add(j, "verdict", jsonx_new_str("BOOTED"));
+	json_object_object_add(j, "reason", NULL);
+	json_object_object_add(j, "scenarios", sc);
+	json_object_object_add(j, "complete", json_object_new_boolean(1));
+	*ret = j;
+	return 0;
+}
+
+static const struct matrix_stage_ops fake_ops = {
+	.config = fake_config,
+	.build = fake_build,
+	.boot = fake_boot,
+};
+
+static int setup(void **state)
+{
+	strcpy(tmp, "/tmp/test-matrix-XXXXXX");
+	assert_non_null(mkdtemp(tmp));
+	datadir = path_join(tmp, "data");
+	results = path_join(tmp, "results");
+	put_group("alpha", "bpf");
+	put_group("beta", "cgroups");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	rm_rf(tmp);
+	free(datadir);
+	free(results);
+	return 0;
+}
+
+static struct plan *plan_of(const char *text)
+{
+	struct plan *p = NULL;
+
+	assert_int_equal(plan_parse("t.plan", text, strlen(text), &p, NULL), 0);
+	return p;
+}
+
+/* Run the plan with the fakes; resume: a run directory or NULL. */
+static void run(struct plan *p, struct fake *f, const char *resume,
+		struct matrix_outcome *out)
+{
+	static volatile sig_atomic_t intr;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_free_ char *cache = path_join(tmp, "cache");
+	struct matrix_opts o = {
+		.plan = p,
+		.datadir = datadir,
+		.cache = cache,
+		.ksrc = "/nonexistent/linux",
+		.release = "6.12.0",
+		.results = results,
+		.resume = resume,
+		.uri = "test:///default",
+		.quiet = true,
+		.interrupted = &intr,
+		.stages = &fake_ops,
+		.stages_ud = f,
+	};
+
+	intr = 0;
+	f->intr = &intr;
+	if (!f->art)
+		f->art = path_join(tmp, "art");
+	if (matrix_run(&o, out, &err) < 0)
+		fail_msg("matrix_run: %s", err.buf);
+	assert_non_null(out->run);
+}
+
+static void fake_done(struct fake *f)
+{
+	strbuf_release(&f->calls);
+	free(f->art);
+}
+
+static json_object *boot_of(const struct run *r, const char *id)
+{
+	for (size_t i = 0; i < json_object_array_length(r->boots); i++) {
+		json_object *b = json_object_array_get_idx(r->boots, i);
+
+		if (!strcmp(jsonx_str(jsonx_get(b, "candidate"), "id"), id))
+			return b;
+	}
+	fail_msg("no record of %s", id);
+	return NULL;
+}
+
+static json_object *group_of(const struct run *r, const char *name)
+{
+	json_object *g = jsonx_get(r->doc, "groups");
+
+	for (size_t i = 0; i < json_object_array_length(g); i++) {
+		json_object *v = json_object_array_get_idx(g, i);
+
+		if (!strcmp(jsonx_str(v, "group"), name))
+			return v;
+	}
+	fail_msg("no verdict for %s", name);
+	return NULL;
+}
+
+static const char *const plan_text =
+	"name t\narch x86_64\nbase tinyconfig\ngroup alpha beta\n"
+	"candidates base each\n";
+
+static void test_stage_order(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan_text);
+	struct fake f = { .calls = STRBUF_INIT };
+	struct matrix_outcome out;
+
+	run(p, &f, NULL, &out);
+	assert_string_equal(f.calls.buf,
+			    "x86_64-base:config x86_64-base:build "
+			    "x86_64-base:boot "
+			    "x86_64-alpha:config x86_64-alpha:build "
+			    "x86_64-alpha:boot "
+			    "x86_64-beta:config x86_64-beta:build "
+			    "x86_64-beta:boot ");
+	assert_int_equal(out.exit_code, 0);
+	/* The boot record replaced the stub, the stages' members kept. */
+	assert_string_equal(jsonx_str(boot_of(out.run, "x86_64-alpha"),
+				      "verdict"), "BOOTED");
+	assert_string_equal(jsonx_str(jsonx_get(boot_of(out.run, "x86_64-alpha"),
+						"build"), "result"), "pass");
+	assert_string_equal(jsonx_str(jsonx_get(boot_of(out.run, "x86_64-alpha"),
+						"candidate"), "kind"), "each");
+	assert_true(json_object_get_boolean(jsonx_get(out.run->doc, "complete")));
+	run_free(out.run);
+	fake_done(&f);
+}
+
+static void test_failed_build(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan_text);
+	struct fake f = { .calls = STRBUF_INIT, .fail_build = "x86_64-alpha" };
+	struct matrix_outcome out;
+	json_object *b, *gv;
+
+	run(p, &f, NULL, &out);
+	/* No boot for alpha; beta still runs. */
+	assert_null(strstr(f.calls.buf, "x86_64-alpha:boot"));
+	assert_non_null(strstr(f.calls.buf, "x86_64-beta:boot"));
+	b = boot_of(out.run, "x86_64-alpha");
+	assert_null(jsonx_str(b, "verdict"));
+	assert_string_equal(jsonx_str(jsonx_get(b, "build"), "result"), "fail");
+	gv = group_of(out.run, "alpha");
+	assert_string_equal(jsonx_str(gv, "verdict"), "FAIL");
+	assert_string_equal(jsonx_str(gv, "stage"), "build");
+	assert_non_null(strstr(jsonx_str(gv, "reason"), "kernel/fork.c:1"));
+	assert_string_equal(jsonx_str(group_of(out.run, "beta"), "verdict"),
+			    "PASS");
+	assert_int_equal(out.exit_code, 1);
+	run_free(out.run);
+	fake_done(&f);
+}
+
+static void test_failed_config(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan_text);
+	struct fake f = { .calls = STRBUF_INIT, .fail_config = "x86_64-beta" };
+	struct matrix_outcome out;
+	json_object *gv;
+
+	run(p, &f, NULL, &out);
+	assert_null(strstr(f.calls.buf, "x86_64-beta:build"));
+	assert_non_null(strstr(f.calls.buf, "x86_64-alpha:boot"));
+	gv = group_of(out.run, "beta");
+	assert_string_equal(jsonx_str(gv, "verdict"), "FAIL");
+	assert_string_equal(jsonx_str(gv, "stage"), "config");
+	/* The stage said bad input: exit 2 whatever the verdicts. */
+	assert_int_equal(out.exit_code, 2);
+	run_free(out.run);
+	fake_done(&f);
+}
+
+static void test_resume(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan_text);
+	struct fake f = { .calls = STRBUF_INIT, .interrupt_in = "x86_64-alpha" };
+	struct fake g = { .calls = STRBUF_INIT };
+	struct matrix_outcome out, again;
+	_cleanup_free_ char *dir = NULL;
+
+	run(p, &f, NULL, &out);
+	assert_int_equal(out.exit_code, 130);
+	assert_false(json_object_get_boolean(jsonx_get(out.run->doc, "complete")));
+	/* Nothing new started after the interrupt. */
+	assert_null(strstr(f.calls.buf, "x86_64-beta"));
+	dir = strdup(out.run->dir);
+	run_free(out.run);
+
+	run(p, &g, dir, &again);
+	/* The base is whole (kept), alpha's config too: its build again, its
+	 * boot, and beta from the start. */
+	assert_string_equal(g.calls.buf,
+			    "x86_64-alpha:build x86_64-alpha:boot "
+			    "x86_64-beta:config x86_64-beta:build "
+			    "x86_64-beta:boot ");
+	assert_string_equal(again.run->dir, dir);
+	assert_string_equal(jsonx_str(boot_of(again.run, "x86_64-base"),
+				      "verdict"), "BOOTED");
+	assert_string_equal(jsonx_str(boot_of(again.run, "x86_64-alpha"),
+				      "verdict"), "BOOTED");
+	assert_int_equal(json_object_array_length(jsonx_get(again.run->doc,
+							    "resumed")), 1);
+	assert_true(json_object_get_boolean(jsonx_get(again.run->doc,
+						      "complete")));
+	assert_int_equal(again.exit_code, 0);
+	run_free(again.run);
+
+	/* Resumed again, complete: nothing runs. */
+	strbuf_reset(&g.calls);
+	run(p, &g, dir, &again);
+	assert_string_equal(g.calls.buf, "");
+	assert_int_equal(again.exit_code, 0);
+	run_free(again.run);
+	fake_done(&f);
+	fake_done(&g);
+}
+
+static void test_group_verdicts(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan_text);
+	struct fake f = { .calls = STRBUF_INIT, .fail_scenario = "cgroups" };
+	struct matrix_outcome out;
+	json_object *gv;
+
+	run(p, &f, NULL, &out);
+	assert_int_equal(json_object_array_length(jsonx_get(out.run->doc,
+							    "groups")), 2);
+	assert_string_equal(jsonx_str(group_of(out.run, "alpha"), "verdict"),
+			    "PASS");
+	assert_string_equal(jsonx_str(group_of(out.run, "alpha"), "candidate"),
+			    "x86_64-alpha");
+	gv = group_of(out.run, "beta");
+	assert_string_equal(jsonx_str(gv, "verdict"), "FAIL");
+	assert_string_equal(jsonx_str(gv, "stage"), "scenario");
+	assert_int_equal(out.exit_code, 1);
+	run_free(out.run);
+	fake_done(&f);
+}
+
+/* A group the plan names that no arch has is bad input before any run. */
+static void test_unknown_group(void **state)
+{
+	_cleanup_plan_ struct plan *p =
+		plan_of("arch x86_64\nbase tinyconfig\ngroup gamma\n");
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fake f = { .calls = STRBUF_INIT };
+	struct matrix_opts o = {
+		.plan = p, .datadir = datadir, .cache = tmp,
+		.ksrc = "/nonexistent/linux", .release = "6.12.0",
+		.results = results, .quiet = true,
+		.stages = &fake_ops, .stages_ud = &f,
+	};
+	struct matrix_outcome out;
+
+	assert_int_equal(matrix_run(&o, &out, &err), -ENOENT);
+	assert_null(out.run);
+	assert_non_null(strstr(err.buf, "t.plan:3: group gamma"));
+	assert_string_equal(f.calls.buf, "");
+	fake_done(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stage_order),
+		cmocka_unit_test(test_failed_build),
+		cmocka_unit_test(test_failed_config),
+		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_group_verdicts),
+		cmocka_unit_test(test_unknown_group),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
