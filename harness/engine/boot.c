@@ -17,6 +17,7 @@
 
 #include "adapters/gdb.h"
 #include "adapters/proc.h"
+#include "core/bootlog.h"
 #include "core/console.h"
 #include "core/gdbout.h"
 #include "core/ktap.h"
@@ -37,10 +38,6 @@
 #define MAX_SCENARIOS 32
 /* console.log keeps at most this much of what the guest printed. */
 #define CONSOLE_LOG_MAX (64 << 20)
-/* KTAP tests kept: the agent runs a handful of scenarios with tens of
- * checks; a guest announcing a plan of billions gets placeholders up to
- * this, not 65536 (docs/reliability.md). */
-#define KTAP_MAX_TESTS 4096
 /* What is read of the agent's channel file (the agent writes one line). */
 #define CHANNEL_READ_MAX (64 << 10)
 #define CHANNEL_LINE "bootproof-agent: channel ok "
@@ -49,8 +46,9 @@
 
 struct session {
 	const struct boot_request *req;
-	struct console *con;
-	struct ktap *ktap;
+	struct bootlog *bl;		/* console -> KTAP -> verdict chain */
+	const struct console *con;	/* bl's parsers */
+	const struct ktap *ktap;
 	FILE *log;
 	uint64_t log_bytes;	/* printed by the guest so far */
 	bool log_cut;		/* console.log reached CONSOLE_LOG_MAX */
@@ -58,7 +56,6 @@ struct session {
 	int stage_lock;		/* flock on <stage_dir>.lock while we run */
 	long long t0, t_init, panic_at, last_update;
 	bool updated;
-	bool agent_done_line;
 	/* kgdb */
 	int kgdb_port;
 	bool kgdb_wanted, kgdb_ready, kgdb_poked, kgdb_go, kgdb_ran;
@@ -122,7 +119,7 @@ static bool wants(const struct session *s, const char *name)
 
 /* ------------------------------------------------------------ events */
 
-static void on_line(const struct console_line *l, void *ud)
+static void on_line(const struct console_line *l, bool agent, void *ud)
 {
 	struct session *s = ud;
 	const char *t = l->text;
@@ -132,16 +129,9 @@ static void on_line(const struct console_line *l, void *ud)
 	 * the agent's output is not a panic. */
 	if (!s->panic_at && !strncmp(t, "Kernel panic - not syncing", 26))
 		s->panic_at = clock_mono_ms();
-	/* A line with a printk timestamp is a kernel message: never the
-	 * agent's KTAP or notes, whatever it says (the agent writes to
-	 * /dev/console, without timestamps). */
-	if (l->timestamp < 0) {
-		ktap_feed_line(s->ktap, t, l->len);
-		if (strstr(t, "# bootproof-agent: done"))
-			s->agent_done_line = true;
-		if (s->kgdb_wanted && strstr(t, "# kgdb: ready"))
-			s->kgdb_ready = true;
-	}
+	/* Only the agent's lines (bootlog.h) say the agent is ready. */
+	if (agent && s->kgdb_wanted && strstr(t, "# kgdb: ready"))
+		s->kgdb_ready = true;
 	if (s->kgdb_ready && !s->kgdb_ran &&
 	    (strstr(t, "Entering KGDB") || strstr(t, "KGDB or $3#33") ||
 	     strstr(t, "Waiting for connection from remote gdb")))
@@ -167,7 +157,7 @@ static void on_problem(const struct console_problem *p, void *ud)
 	s->updated = true;
 }
 
-static void on_ktap(void *ud, const struct ktap_event *ev)
+static void on_ktap(const struct ktap_event *ev, void *ud)
 {
 	struct session *s = ud;
 
@@ -281,7 +271,7 @@ static bool scenario_json(const struct session *s, const char *name,
 	recjson_add_str(o, "name", name);
 	if (!t || (!final && t->status == KTAP_PENDING)) {
 		res = final ? "error" : "pending";
-		reason = final ? (s->agent_done_line
+		reason = final ? (bootlog_agent_said_done(s->bl)
 					  ? "the agent did not report this scenario"
 					  : "no result: the guest did not get this far")
 			       : NULL;
@@ -748,7 +738,7 @@ static void follow(struct session *s)
 		if (ev.len) {
 			size_t keep = ev.len;
 
-			console_feed(s->con, ev.data, ev.len);
+			bootlog_feed(s->bl, ev.data, ev.len);
 			/* A guest that floods its console must not fill the
 			 * results disk: keep the first CONSOLE_LOG_MAX bytes
 			 * and say where the log was cut. */
@@ -809,48 +799,24 @@ static void parse_scenarios(struct session *s)
 static void finish(struct session *s, enum boot_end forced, const char *why,
 		   struct boot_outcome *ret)
 {
-	struct verdict_problem vp[CONSOLE_MAX_PROBLEMS];
-	struct verdict_input in = { 0 };
+	struct bootlog_context ctx;
 	struct verdict v;
-	unsigned ms;
-	size_t np, failed = 0;
-	const struct console_milestone_event *last;
+	size_t failed = 0;
 
 	if (why) {
 		s->end = forced;
 		snprintf(s->end_reason, sizeof(s->end_reason), "%s", why);
 	}
-	console_finish(s->con);
-	ktap_finish(s->ktap);
-	ms = console_milestones(s->con);
-	np = console_n_problems(s->con);
-	for (size_t i = 0; i < np; i++) {
-		const struct console_problem *p = console_problem(s->con, i);
-		vp[i].kind = console_problem_kind_name(p->kind);
-		vp[i].title = p->title;
-	}
-	last = console_last_milestone(s->con);
-	in.end = s->end;
-	in.end_reason = s->end_reason;
-	in.any_output = ms || np || console_banner(s->con);
-	{
-		struct console_stats st;
-		console_get_stats(s->con, &st);
-		in.any_output = st.bytes > 0;
-	}
-	in.banner = ms & (1u << CONSOLE_MS_KERNEL_BANNER);
-	in.init_started = ms & (1u << CONSOLE_MS_INIT_STARTED);
-	in.powered_off = ms & ((1u << CONSOLE_MS_POWER_OFF) | (1u << CONSOLE_MS_HALT));
-	in.rebooted = ms & (1u << CONSOLE_MS_REBOOT);
-	in.last_milestone = last ? console_milestone_name(last->milestone) : NULL;
-	in.expect_agent = s->req->image != NULL;
-	in.agent_done = s->agent_done_line && ktap_get_stats(s->ktap)->complete;
-	in.problems = vp;
-	in.n_problems = np;
-	in.allowed = s->req->allowed;
-	in.n_allowed = s->req->n_allowed;
-	in.timeout_s = s->timeout_s;
-	verdict_decide(&in, &v);
+	ctx = (struct bootlog_context){
+		.end = s->end,
+		.end_reason = s->end_reason,
+		.expect_agent = s->req->image != NULL,
+		.timeout_s = s->timeout_s,
+		.allowed = s->req->allowed,
+		.n_allowed = s->req->n_allowed,
+	};
+	bootlog_finish(s->bl);
+	bootlog_decide(s->bl, &ctx, &v);
 
 	ret->verdict = v.verdict;
 	ret->record = build_record(s, &v, &failed);
@@ -916,10 +882,11 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 {
 	struct boot_request req = *req_in;
 	struct session s = { .req = &req, .t_init = -1, .stage_lock = -1 };
-	struct console_ops cops = {
+	static const struct bootlog_ops bops = {
 		.on_line = on_line,
 		.on_milestone = on_milestone,
 		.on_problem = on_problem,
+		.on_ktap = on_ktap,
 	};
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf cfg = STRBUF_INIT;
@@ -933,16 +900,11 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 		req.ops = &virt_domain_ops;
 	s.t0 = clock_mono_ms();
 	iso_now(s.started, sizeof(s.started));
-	s.con = console_new(&cops, &s);
-	{
-		struct ktap_limits kl = { .max_tests = KTAP_MAX_TESTS };
-		s.ktap = ktap_new(&kl, on_ktap, &s);
-	}
-	if (!s.con || !s.ktap) {
-		console_free(s.con);
-		ktap_free(s.ktap);
+	s.bl = bootlog_new(&bops, &s);
+	if (!s.bl)
 		return -ENOMEM;
-	}
+	s.con = bootlog_console(s.bl);
+	s.ktap = bootlog_ktap(s.bl);
 	parse_scenarios(&s);
 
 	if (req.config && strbuf_read_file(&cfg, req.config, 8 << 20) < 0)
@@ -1041,8 +1003,7 @@ out:
 		fclose(s.log);
 	rm_rf(req.stage_dir);
 	stage_unlock(&s);
-	console_free(s.con);
-	ktap_free(s.ktap);
+	bootlog_free(s.bl);
 	free(s.scen_buf);
 	free(s.cmdline);
 	free(s.xml);

@@ -5,6 +5,8 @@
  * Read recorded serial console logs (ours, LAVA's, a QEMU -serial file:
  * log...) and say what the boot did: the verdict, the last milestone, every
  * kernel problem with its first lines and signature, and KTAP results.
+ * The judging is core/bootlog's, the same chain a live boot goes through;
+ * this file reads the files and prints.
  * Exit 0 clean boot, 1 kernel problem (or failed KTAP tests), 2 bad input.
  */
 #include <errno.h>
@@ -18,8 +20,7 @@
 #include <json-c/json.h>
 
 #include "bootproof.h"
-#include "core/console.h"
-#include "core/ktap.h"
+#include "core/bootlog.h"
 #include "core/recjson.h"
 #include "core/verdict.h"
 #include "util/log.h"
@@ -37,11 +38,6 @@ struct opts {
 	size_t n_allowed;
 };
 
-static void feed_ktap(const struct console_line *l, void *ud)
-{
-	ktap_feed_line(ud, l->text, l->len);
-}
-
 /* More than 10% of bytes that no console prints: binary data. */
 static bool looks_binary(const unsigned char *b, size_t n)
 {
@@ -55,44 +51,28 @@ static bool looks_binary(const unsigned char *b, size_t n)
 	return n && odd * 10 > n;
 }
 
-/* Returns an exit code; *ret_json gets the log's JSON (or NULL). */
-static int triage_one(const char *path, const struct opts *o,
-		      json_object **ret_json)
-{
-	_cleanup_console_ struct console *c = NULL;
-	_cleanup_ktap_ struct ktap *k = NULL;
-	_cleanup_close_ int fd = -1;
-	unsigned char buf[SNIFF_BYTES];
-	struct console_ops ops = { .on_line = feed_ktap };
+/* One log, judged: the chain it went through and what it concluded. */
+struct triage {
+	const char *path;
+	const struct bootlog *bl;
+	const struct console *con;
 	struct console_stats st;
-	const struct ktap_stats *kst;
-	struct verdict_problem vp[CONSOLE_MAX_PROBLEMS];
-	struct verdict_input in = { 0 };
 	struct verdict v;
 	struct ktap_totals tot;
-	const struct console_milestone_event *last;
-	unsigned ms;
-	size_t total = 0, np;
-	bool first = true;
+	bool ktap_failed;
+};
 
-	*ret_json = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Feed the file to bl.  0, or an exit code (the error reported). */
+static int triage_read(const char *path, struct bootlog *bl)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned char buf[SNIFF_BYTES];
+	size_t total = 0;
+
 	if (fd < 0) {
 		log_error_errno(errno, "%s", path);
 		return BP_EXIT_USAGE;
 	}
-	k = ktap_new(NULL, NULL, NULL);
-	c = console_new(&ops, NULL);
-	if (!k || !c) {
-		log_error("out of memory");
-		return BP_EXIT_INFRA;
-	}
-	/* console_new copied ops; userdata must be the KTAP parser. */
-	console_free(c);
-	c = console_new(&ops, k);
-	if (!c)
-		return BP_EXIT_INFRA;
-
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 
@@ -104,133 +84,167 @@ static int triage_one(const char *path, const struct opts *o,
 		}
 		if (n == 0)
 			break;
-		if (first && looks_binary(buf, (size_t)n)) {
+		if (!total && looks_binary(buf, (size_t)n)) {
 			log_error("%s: binary data, not a console log", path);
 			return BP_EXIT_USAGE;
 		}
-		first = false;
 		total += (size_t)n;
-		console_feed(c, buf, (size_t)n);
+		bootlog_feed(bl, buf, (size_t)n);
 	}
 	if (!total) {
 		log_error("%s: empty file, not a console log", path);
 		return BP_EXIT_USAGE;
 	}
-	console_finish(c);
-	ktap_finish(k);
-	console_get_stats(c, &st);
-	kst = ktap_get_stats(k);
-	ms = console_milestones(c);
-	if (!ms && !st.timestamped && !st.problems && !kst->documents) {
+	return 0;
+}
+
+/* Finish the chain and decide, as for a recorded log.  0, or an exit
+ * code (the error reported). */
+static int triage_analyse(struct triage *t, struct bootlog *bl,
+			  const struct opts *o)
+{
+	struct bootlog_context ctx = {
+		.allowed = o->allowed,
+		.n_allowed = o->n_allowed,
+	};
+
+	if (bootlog_finish(bl) < 0) {
+		log_error("out of memory");
+		return BP_EXIT_INFRA;
+	}
+	if (!bootlog_is_console(bl)) {
 		log_error("%s: no kernel console output found (no boot "
-			  "messages, no printk timestamps, no KTAP)", path);
+			  "messages, no printk timestamps, no KTAP)", t->path);
 		return BP_EXIT_USAGE;
 	}
+	t->bl = bl;
+	t->con = bootlog_console(bl);
+	console_get_stats(t->con, &t->st);
+	ctx.end = bootlog_recorded_end(bl);
+	bootlog_decide(bl, &ctx, &t->v);
+	t->ktap_failed = bootlog_ktap_failed(bl, &t->tot);
+	return 0;
+}
 
-	np = console_n_problems(c);
-	for (size_t i = 0; i < np; i++) {
-		const struct console_problem *p = console_problem(c, i);
-		vp[i].kind = console_problem_kind_name(p->kind);
-		vp[i].title = p->title;
+static json_object *triage_json(const struct triage *t)
+{
+	const struct console_milestone_event *last =
+		console_last_milestone(t->con);
+	const struct ktap *k = bootlog_ktap(t->bl);
+	json_object *j = json_object_new_object(), *pa;
+
+	recjson_add_str(j, "file", t->path);
+	recjson_add_str(j, "verdict", boot_verdict_name(t->v.verdict));
+	recjson_add_str(j, "reason", t->v.reason);
+	recjson_add_str(j, "last_milestone",
+			last ? console_milestone_name(last->milestone) : NULL);
+	recjson_add_str(j, "banner", console_banner(t->con));
+	json_object_object_add(j, "milestones", recjson_milestones(t->con));
+	pa = json_object_new_array();
+	for (size_t i = 0; i < console_n_problems(t->con); i++)
+		json_object_array_add(
+			pa, recjson_problem(console_problem(t->con, i), true));
+	json_object_object_add(j, "problems", pa);
+	json_object_object_add(j, "problems_dropped",
+			       json_object_new_int64((int64_t)t->st.problems_dropped));
+	json_object_object_add(j, "ktap", ktap_get_stats(k)->documents
+						  ? recjson_ktap(k)
+						  : NULL);
+	json_object_object_add(j, "lines",
+			       json_object_new_int64((int64_t)t->st.lines));
+	return j;
+}
+
+static void print_milestones(const struct console *c)
+{
+	printf("  milestones:");
+	for (int m = 0; m < _CONSOLE_MS_MAX; m++) {
+		const struct console_milestone_event *e =
+			console_milestone_first(c, (enum console_milestone)m);
+		if (!e)
+			continue;
+		printf(" %s (line %lu", console_milestone_name(e->milestone),
+		       e->lineno);
+		if (e->timestamp >= 0)
+			printf(", %.2fs", e->timestamp);
+		printf(")");
 	}
-	last = console_last_milestone(c);
-	in.any_output = true;
-	in.banner = ms & (1u << CONSOLE_MS_KERNEL_BANNER);
-	in.init_started = ms & (1u << CONSOLE_MS_INIT_STARTED);
-	in.powered_off = ms & ((1u << CONSOLE_MS_POWER_OFF) |
-			       (1u << CONSOLE_MS_HALT));
-	in.rebooted = ms & (1u << CONSOLE_MS_REBOOT);
-	in.last_milestone = last ? console_milestone_name(last->milestone)
-				 : NULL;
-	in.end = in.powered_off || in.rebooted ? BOOT_END_STOPPED
-					       : BOOT_END_TIMEOUT;
-	in.problems = vp;
-	in.n_problems = np;
-	in.allowed = o->allowed;
-	in.n_allowed = o->n_allowed;
-	in.timeout_s = 0;
-	verdict_decide(&in, &v);
-	ktap_test_totals(ktap_root(k), &tot);
+	printf("%s\n", console_milestones(c) ? "" : " none");
+}
 
-	if (o->json) {
-		json_object *j = json_object_new_object(), *pa;
+static void print_problem(size_t i, const struct console_problem *p,
+			  const struct opts *o)
+{
+	const char *kind = console_problem_kind_name(p->kind);
+	const char *r = p->report;
+	size_t shown = 0;
 
-		recjson_add_str(j, "file", path);
-		recjson_add_str(j, "verdict", boot_verdict_name(v.verdict));
-		recjson_add_str(j, "reason", v.reason);
-		recjson_add_str(j, "last_milestone", in.last_milestone);
-		recjson_add_str(j, "banner", console_banner(c));
-		json_object_object_add(j, "milestones", recjson_milestones(c));
-		pa = json_object_new_array();
-		for (size_t i = 0; i < np; i++)
-			json_object_array_add(
-				pa, recjson_problem(console_problem(c, i), true));
-		json_object_object_add(j, "problems", pa);
-		json_object_object_add(j, "problems_dropped",
-				       json_object_new_int64((int64_t)st.problems_dropped));
-		json_object_object_add(j, "ktap", kst->documents ? recjson_ktap(k)
-								: NULL);
-		json_object_object_add(j, "lines",
-				       json_object_new_int64((int64_t)st.lines));
-		*ret_json = j;
-	} else {
-		const char *banner = console_banner(c);
-
-		printf("%s: %s: %s\n", path, boot_verdict_name(v.verdict),
-		       v.reason);
-		if (banner)
-			printf("  kernel: %s\n", banner);
-		printf("  milestones:");
-		for (int m = 0; m < _CONSOLE_MS_MAX; m++) {
-			const struct console_milestone_event *e =
-				console_milestone_first(c, (enum console_milestone)m);
-			if (!e)
-				continue;
-			printf(" %s (line %lu", console_milestone_name(e->milestone),
-			       e->lineno);
-			if (e->timestamp >= 0)
-				printf(", %.2fs", e->timestamp);
-			printf(")");
-		}
-		printf("%s\n", ms ? "" : " none");
-		for (size_t i = 0; i < np; i++) {
-			const struct console_problem *p = console_problem(c, i);
-			const char *r = p->report;
-			size_t shown = 0;
-
-			printf("  problem %zu: %s at line %lu", i + 1,
-			       console_problem_kind_name(p->kind), p->lineno);
-			if (p->timestamp >= 0)
-				printf(" (%.2fs)", p->timestamp);
-			printf(", signature %s%s\n", p->signature,
-			       verdict_kind_allowed(console_problem_kind_name(p->kind),
-						    o->allowed, o->n_allowed)
-				       ? " (allowed)"
-				       : "");
-			while (r && *r && (o->full || shown < HEAD_LINES)) {
-				const char *nl = strchr(r, '\n');
-				int len = nl ? (int)(nl - r) : (int)strlen(r);
-				printf("    | %.*s\n", len, r);
-				shown++;
-				r = nl ? nl + 1 : r + len;
-			}
-			if (r && *r)
-				printf("    | ... (%zu lines, --full shows all)\n",
-				       p->report_lines);
-		}
-		if (st.problems_dropped)
-			printf("  %lu more problems not kept\n",
-			       st.problems_dropped);
-		if (kst->documents)
-			printf("  ktap: %s%s, %zu passed, %zu failed, %zu skipped, "
-			       "%zu errors\n",
-			       ktap_status_name(ktap_root(k)->status),
-			       kst->complete ? "" : " (incomplete: plan not completed)",
-			       tot.passed, tot.failed, tot.skipped, tot.errors);
+	printf("  problem %zu: %s at line %lu", i + 1, kind, p->lineno);
+	if (p->timestamp >= 0)
+		printf(" (%.2fs)", p->timestamp);
+	printf(", signature %s%s\n", p->signature,
+	       verdict_kind_allowed(kind, o->allowed, o->n_allowed)
+		       ? " (allowed)"
+		       : "");
+	while (r && *r && (o->full || shown < HEAD_LINES)) {
+		const char *nl = strchr(r, '\n');
+		int len = nl ? (int)(nl - r) : (int)strlen(r);
+		printf("    | %.*s\n", len, r);
+		shown++;
+		r = nl ? nl + 1 : r + len;
 	}
-	if (v.verdict != VERDICT_BOOTED)
-		return BP_EXIT_FAIL;
-	if (kst->documents && (tot.failed || tot.errors || !kst->complete))
+	if (r && *r)
+		printf("    | ... (%zu lines, --full shows all)\n",
+		       p->report_lines);
+}
+
+static void triage_print(const struct triage *t, const struct opts *o)
+{
+	const struct ktap *k = bootlog_ktap(t->bl);
+	const struct ktap_stats *kst = ktap_get_stats(k);
+	const char *banner = console_banner(t->con);
+
+	printf("%s: %s: %s\n", t->path, boot_verdict_name(t->v.verdict),
+	       t->v.reason);
+	if (banner)
+		printf("  kernel: %s\n", banner);
+	print_milestones(t->con);
+	for (size_t i = 0; i < console_n_problems(t->con); i++)
+		print_problem(i, console_problem(t->con, i), o);
+	if (t->st.problems_dropped)
+		printf("  %lu more problems not kept\n", t->st.problems_dropped);
+	if (kst->documents)
+		printf("  ktap: %s%s, %zu passed, %zu failed, %zu skipped, "
+		       "%zu errors\n",
+		       ktap_status_name(ktap_root(k)->status),
+		       kst->complete ? "" : " (incomplete: plan not completed)",
+		       t->tot.passed, t->tot.failed, t->tot.skipped,
+		       t->tot.errors);
+}
+
+/* Returns an exit code; *ret_json gets the log's JSON (or NULL). */
+static int triage_one(const char *path, const struct opts *o,
+		      json_object **ret_json)
+{
+	_cleanup_bootlog_ struct bootlog *bl = bootlog_new(NULL, NULL);
+	struct triage t = { .path = path };
+	int r;
+
+	*ret_json = NULL;
+	if (!bl) {
+		log_error("out of memory");
+		return BP_EXIT_INFRA;
+	}
+	r = triage_read(path, bl);
+	if (!r)
+		r = triage_analyse(&t, bl, o);
+	if (r)
+		return r;
+	if (o->json)
+		*ret_json = triage_json(&t);
+	else
+		triage_print(&t, o);
+	if (t.v.verdict != VERDICT_BOOTED || t.ktap_failed)
 		return BP_EXIT_FAIL;
 	return BP_EXIT_OK;
 }

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "core/bootlog.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bootlog {
+	struct console *con;
+	struct ktap *ktap;
+	struct bootlog_ops ops;
+	void *ud;
+	bool agent_done;
+};
+
+static void on_line(const struct console_line *l, void *ud)
+{
+	struct bootlog *b = ud;
+	/* The one rule (bootlog.h): a timestamped line is the kernel's. */
+	bool agent = l->timestamp < 0;
+
+	if (agent) {
+		ktap_feed_line(b->ktap, l->text, l->len);
+		if (strstr(l->text, BOOTLOG_AGENT_DONE))
+			b->agent_done = true;
+	}
+	if (b->ops.on_line)
+		b->ops.on_line(l, agent, b->ud);
+}
+
+static void on_milestone(const struct console_milestone_event *ev, void *ud)
+{
+	struct bootlog *b = ud;
+
+	if (b->ops.on_milestone)
+		b->ops.on_milestone(ev, b->ud);
+}
+
+static void on_problem(const struct console_problem *p, void *ud)
+{
+	struct bootlog *b = ud;
+
+	if (b->ops.on_problem)
+		b->ops.on_problem(p, b->ud);
+}
+
+static void on_ktap(void *ud, const struct ktap_event *ev)
+{
+	struct bootlog *b = ud;
+
+	if (b->ops.on_ktap)
+		b->ops.on_ktap(ev, b->ud);
+}
+
+struct bootlog *bootlog_new(const struct bootlog_ops *ops, void *userdata)
+{
+	static const struct console_ops cops = {
+		.on_line = on_line,
+		.on_milestone = on_milestone,
+		.on_problem = on_problem,
+	};
+	const struct ktap_limits kl = { .max_tests = BOOTLOG_KTAP_MAX_TESTS };
+	struct bootlog *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	*b = (struct bootlog){
+		.ops = ops ? *ops : (struct bootlog_ops){ 0 },
+		.ud = userdata,
+		.con = console_new(&cops, b),
+		.ktap = ktap_new(&kl, on_ktap, b),
+	};
+	if (b->con && b->ktap)
+		return b;
+	bootlog_free(b);
+	return NULL;
+}
+
+void bootlog_free(struct bootlog *b)
+{
+	if (!b)
+		return;
+	console_free(b->con);
+	ktap_free(b->ktap);
+	free(b);
+}
+
+int bootlog_feed(struct bootlog *b, const void *buf, size_t n)
+{
+	return b ? console_feed(b->con, buf, n) : -EINVAL;
+}
+
+int bootlog_finish(struct bootlog *b)
+{
+	if (!b)
+		return -EINVAL;
+	/* The console's last partial line may still reach KTAP. */
+	console_finish(b->con);
+	return ktap_finish(b->ktap);
+}
+
+const struct console *bootlog_console(const struct bootlog *b)
+{
+	return b->con;
+}
+
+const struct ktap *bootlog_ktap(const struct bootlog *b)
+{
+	return b->ktap;
+}
+
+bool bootlog_agent_said_done(const struct bootlog *b)
+{
+	return b->agent_done;
+}
+
+bool bootlog_is_console(const struct bootlog *b)
+{
+	struct console_stats st;
+
+	console_get_stats(b->con, &st);
+	return console_milestones(b->con) || st.timestamped || st.problems ||
+	       ktap_get_stats(b->ktap)->documents;
+}
+
+#define MS_BIT(m) (1u << CONSOLE_MS_##m)
+
+enum boot_end bootlog_recorded_end(const struct bootlog *b)
+{
+	return console_milestones(b->con) &
+			       (MS_BIT(POWER_OFF) | MS_BIT(HALT) | MS_BIT(REBOOT))
+		       ? BOOT_END_STOPPED
+		       : BOOT_END_TIMEOUT;
+}
+
+bool bootlog_ktap_failed(const struct bootlog *b, struct ktap_totals *totals)
+{
+	const struct ktap_stats *kst = ktap_get_stats(b->ktap);
+	struct ktap_totals tot;
+
+	ktap_test_totals(ktap_root(b->ktap), &tot);
+	if (totals)
+		*totals = tot;
+	return kst->documents && (tot.failed || tot.errors || !kst->complete);
+}
+
+void bootlog_verdict_input(const struct bootlog *b,
+			   const struct bootlog_context *ctx,
+			   struct verdict_problem problems[CONSOLE_MAX_PROBLEMS],
+			   struct verdict_input *ret)
+{
+	const struct console_milestone_event *last =
+		console_last_milestone(b->con);
+	unsigned ms = console_milestones(b->con);
+	size_t np = console_n_problems(b->con);
+	struct console_stats st;
+
+	console_get_stats(b->con, &st);
+	for (size_t i = 0; i < np; i++) {
+		const struct console_problem *p = console_problem(b->con, i);
+
+		problems[i].kind = console_problem_kind_name(p->kind);
+		problems[i].title = p->title;
+	}
+	*ret = (struct verdict_input){
+		.end = ctx->end,
+		.end_reason = ctx->end_reason,
+		.any_output = st.bytes > 0,
+		.banner = ms & MS_BIT(KERNEL_BANNER),
+		.init_started = ms & MS_BIT(INIT_STARTED),
+		.powered_off = ms & (MS_BIT(POWER_OFF) | MS_BIT(HALT)),
+		.rebooted = ms & MS_BIT(REBOOT),
+		.last_milestone =
+			last ? console_milestone_name(last->milestone) : NULL,
+		.expect_agent = ctx->expect_agent,
+		.agent_done = b->agent_done &&
+			      ktap_get_stats(b->ktap)->complete,
+		.problems = problems,
+		.n_problems = np,
+		.allowed = ctx->allowed,
+		.n_allowed = ctx->n_allowed,
+		.timeout_s = ctx->timeout_s,
+	};
+}
+
+void bootlog_decide(const struct bootlog *b, const struct bootlog_context *ctx,
+		    struct verdict *ret)
+{
+	struct verdict_problem vp[CONSOLE_MAX_PROBLEMS];
+	struct verdict_input in;
+
+	bootlog_verdict_input(b, ctx, vp, &in);
+	verdict_decide(&in, ret);
+}
