@@ -30,7 +30,7 @@
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
-#include "verbs/report.h"
+#include "engine/report.h"
 
 static void usage(FILE *f)
 {

@@ -22,7 +22,7 @@
 #include "util/jsonx.h"
 #include "util/log.h"
 #include "util/strbuf.h"
-#include "verbs/report.h"
+#include "engine/report.h"
 
 static void usage(FILE *f)
 {
