@@ -22,7 +22,7 @@
 #include "core/bzimage.h"
 #include "engine/boot.h"
 #include "engine/guesthost.h"
-#include "adapters/image_guestfs.h"
+#include "engine/image.h"
 #include "engine/runrec.h"
 
 /* What the user asked for.  Every string is borrowed; NULL: the default. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters/image_guestfs.h"
+#include "engine/image.h"
 #include "bootproof.h"
 #include "util/log.h"
 
