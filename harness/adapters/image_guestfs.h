@@ -1,28 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Guest disk images: the cache in front (image_ensure) and the libguestfs
- * builder behind a small ops table (struct image_ops), so a unit test can
- * put a fake builder behind the cache.
- *
- *   struct image_request req = { .arch = IMAGE_ARCH_X86_64 };
- *   _cleanup_(image_result_done) struct image_result res = {0};
- *   r = image_ensure(&req, &res);     // res.path, res.hash
- *
- * An image is <cache>/images/bootproof-<arch>-<key16>.img, where key is
- * image_layout_hash() of its layout (core/image_spec.h): every byte and
- * mode that goes into it.  A present image is complete: it is built under
- * a temporary name (.<name>.tmp.XXXXXX) and renamed into place, and
- * builders of the same image serialise on <name>.lock (flock), so a second
- * builder waits and then finds the image.  Temporary files of killed
- * builds are removed by the next builder of that image.  Beside each image,
- * <name>.json records what went into it and the sha256 of the image file:
- * a cached image is used only when its size and that hash match, so one
- * truncated or overwritten after it was built is built again.
+ * image_guestfs: the libguestfs builder of guest disk images, behind a
+ * small ops table (struct image_ops) so that a unit test can put a fake
+ * builder behind the image cache (engine/image.h), which decides what
+ * goes into an image, where it lives and when it is built.
  */
 #ifndef BP_IMAGE_GUESTFS_H
 #define BP_IMAGE_GUESTFS_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/image_spec.h"
@@ -33,43 +18,6 @@ enum image_accel {
 	IMAGE_ACCEL_TCG,	/* backend setting force_tcg */
 	IMAGE_ACCEL_KVM,	/* let libguestfs use KVM */
 };
-
-/* 0, or -EINVAL for anything but auto, tcg, kvm. */
-int image_accel_from_string(const char *s, enum image_accel *ret);
-
-/* What to build.  Every pointer is borrowed; NULL picks the default. */
-struct image_request {
-	enum image_arch arch;
-	/* The agent binary: default <build>/guest/<arch>/bootproof-agent,
-	 * where <build> is $BP_BUILD, else the directory of the running
-	 * bootproof or its parent (build/ or build/san-*), else ./build. */
-	const char *agent;
-	/* x86_64: /bin/busybox (busybox-static); i386:
-	 * <cache>/i386-busybox/bin/busybox (see harness/setup.sh). */
-	const char *busybox;
-	/* A modules directory (/lib/modules/<release>): copy what the
-	 * agent loads.  NULL: no modules in the image. */
-	const char *modules;
-	const char *cache_dir;	/* default bp_cache_dir() */
-	enum image_accel accel;
-	bool force;		/* build even when the image is cached */
-};
-
-struct image_result {
-	char *path;		/* the image (owned) */
-	char *manifest;		/* <image>.json beside it (owned) */
-	char hash[IMAGE_HASH_HEX_LEN + 1];
-	/* sha256 of the image file itself, recorded in the manifest when
-	 * it was built and checked against the file whenever the cached
-	 * image is used: a damaged image is built again, never booted. */
-	char image_sha256[IMAGE_HASH_HEX_LEN + 1];
-	uint64_t size;		/* apparent size in bytes */
-	bool cached;		/* found, not built */
-	double seconds;		/* build time (0 when cached) */
-};
-
-/* Free what a result owns; accepts a zeroed result. */
-void image_result_done(struct image_result *r);
 
 /* What the builder gets: a layout to turn into a filesystem at path. */
 struct image_build {
@@ -93,21 +41,5 @@ struct image_ops {
 
 /* The real builder: libguestfs, backend direct. */
 extern const struct image_ops image_guestfs_ops;
-
-/*
- * Find the image for req in the cache, or build it with ops.  On success
- * fills *ret (which the caller releases with image_result_done) and
- * returns 0.  On failure returns -EINVAL for a request the user must fix
- * (unknown arch, a missing or unusable agent, busybox or modules
- * directory), another -errno for a failure of the host (cache directory,
- * lock, builder: libguestfs), and err (when not NULL) says what and names
- * the file.  Writes a progress line ("building ...") to the log.
- */
-int image_ensure_with(const struct image_ops *ops, void *userdata,
-		      const struct image_request *req, struct image_result *ret,
-		      struct strbuf *err);
-
-/* image_ensure_with(&image_guestfs_ops) that logs the error itself. */
-int image_ensure(const struct image_request *req, struct image_result *ret);
 
 #endif

@@ -10,10 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <libxml/HTMLtree.h>
-#include <libxml/tree.h>
-
 #include "core/console.h"
+#include "core/html.h"
 #include "core/runread.h"
 #include "util/jsonx.h"
 
@@ -111,174 +109,6 @@ struct rh {
 	size_t n_anchors;
 };
 
-/* ------------------------------------------------------------ text */
-
-static void put_cp(struct strbuf *out, unsigned cp)
-{
-	char b[3] = { (char)(0xe0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3f)),
-		      (char)(0x80 | (cp & 0x3f)) };
-
-	strbuf_add(out, b, 3);
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f; /* no surrogates */
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
-void report_html_clean_text(const char *s, size_t n, struct strbuf *out)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char c = p[i];
-		size_t run = i;
-
-		while (run < n && p[run] >= 0x20 && p[run] < 0x7f)
-			run++;
-		if (run > i) {
-			strbuf_add(out, p + i, run - i);
-			i = run;
-			continue;
-		}
-		if (c == '\t' || c == '\n') {
-			strbuf_addch(out, c);
-			i++;
-		} else if (c == '\r') {
-			i++;
-		} else if (c < 0x20) {
-			put_cp(out, 0x2400 + c);
-			i++;
-		} else if (c == 0x7f) {
-			put_cp(out, 0x2421);
-			i++;
-		} else {
-			size_t len = utf8_len(p + i, n - i);
-
-			if (len) {
-				strbuf_add(out, p + i, len);
-				i += len;
-			} else {
-				put_cp(out, 0xfffd);
-				i++;
-			}
-		}
-	}
-}
-
-/* ------------------------------------------------------------ tree */
-
-static xmlNodePtr el(struct rh *h, xmlNodePtr parent, const char *name)
-{
-	xmlNodePtr n;
-
-	if (!parent)
-		return NULL;
-	n = xmlNewChild(parent, NULL, BAD_CAST name, NULL);
-	if (!n)
-		h->oom = true;
-	return n;
-}
-
-static void attr(struct rh *h, xmlNodePtr n, const char *key, const char *val)
-{
-	_cleanup_strbuf_ struct strbuf c = STRBUF_INIT;
-
-	if (!n)
-		return;
-	report_html_clean_text(val ? val : "", val ? strlen(val) : 0, &c);
-	if (!xmlSetProp(n, BAD_CAST key, BAD_CAST c.buf))
-		h->oom = true;
-}
-
-static xmlNodePtr elc(struct rh *h, xmlNodePtr parent, const char *name,
-		      const char *cls)
-{
-	xmlNodePtr n = el(h, parent, name);
-
-	if (cls)
-		attr(h, n, "class", cls);
-	return n;
-}
-
-static void textn(xmlNodePtr n, const char *s, size_t len)
-{
-	_cleanup_strbuf_ struct strbuf c = STRBUF_INIT;
-
-	if (!n || !s)
-		return;
-	report_html_clean_text(s, len, &c);
-	if (c.len > INT32_MAX)
-		strbuf_setlen(&c, INT32_MAX); /* cannot be reached from run.json */
-	xmlNodeAddContentLen(n, BAD_CAST c.buf, (int)c.len);
-}
-
-static void text(xmlNodePtr n, const char *s)
-{
-	if (s)
-		textn(n, s, strlen(s));
-}
-
-static void textf(xmlNodePtr n, const char *fmt, ...) _printf_(2, 3);
-static void textf(xmlNodePtr n, const char *fmt, ...)
-{
-	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	textn(n, sb.buf, sb.len);
-}
-
-/* A JSON string member as text (NUL bytes and all); false when absent. */
-static bool jtext(xmlNodePtr n, json_object *o, const char *key)
-{
-	json_object *m = jsonx_get(o, key);
-
-	if (!m || !json_object_is_type(m, json_type_string))
-		return false;
-	textn(n, json_object_get_string(m),
-	      (size_t)json_object_get_string_len(m));
-	return true;
-}
-
-static xmlNodePtr elt(struct rh *h, xmlNodePtr parent, const char *name,
-		      const char *cls, const char *t)
-{
-	xmlNodePtr n = elc(h, parent, name, cls);
-
-	text(n, t);
-	return n;
-}
-
 /* ------------------------------------------------------------ verdicts */
 
 static const char *group_class(const char *v)
@@ -321,15 +151,6 @@ static const char *result_class(const char *r)
 	return "v-skip";
 }
 
-static void badge(struct rh *h, xmlNodePtr parent, const char *cls,
-		  const char *t)
-{
-	_cleanup_strbuf_ struct strbuf c = STRBUF_INIT;
-
-	strbuf_addf(&c, "badge %s", cls);
-	elt(h, parent, "span", c.buf, t);
-}
-
 /* ------------------------------------------------------------ helpers */
 
 static bool file_exists(struct rh *h, const char *rel)
@@ -347,17 +168,17 @@ static void file_link(struct rh *h, xmlNodePtr parent, const char *rel,
 	if (!rel)
 		return;
 	if (!file_exists(h, rel)) {
-		xmlNodePtr s = elc(h, parent, "span", "muted");
-		attr(h, s, "title", rel);
-		textf(s, "%s (missing)", label);
+		xmlNodePtr s = html_elc(parent, "span", "muted");
+		html_attr(s, "title", rel);
+		html_textf(s, "%s (missing)", label);
 		return;
 	}
 	/* "./" keeps a name such as "x:y" from reading as a URL scheme
 	 * (runread refuses ':' anyway). */
 	strbuf_addf(&href, "./%s", rel);
-	a = el(h, parent, "a");
-	attr(h, a, "href", href.buf);
-	text(a, label);
+	a = html_el(parent, "a");
+	html_attr(a, "href", href.buf);
+	html_text(a, label);
 }
 
 static bool parse_iso(const char *s, time_t *ret)
@@ -431,14 +252,6 @@ static void command_line(json_object *run, struct strbuf *sb)
 	}
 }
 
-static xmlNodePtr meta_row(struct rh *h, xmlNodePtr table, const char *label)
-{
-	xmlNodePtr tr = el(h, table, "tr");
-
-	elt(h, tr, "th", NULL, label);
-	return el(h, tr, "td");
-}
-
 /* An anchor id from free text: [A-Za-z0-9_-] kept, others '_'. */
 static char *make_anchor(size_t i, const char *key)
 {
@@ -478,13 +291,13 @@ static void boot_link(struct rh *h, xmlNodePtr parent, const char *id)
 	if (!id)
 		return;
 	if (i < 0) {
-		elt(h, parent, "span", "muted", id);
+		html_elt(parent, "span", "muted", id);
 		return;
 	}
 	strbuf_addf(&href, "#%s", h->anchors[i]);
-	a = el(h, parent, "a");
-	attr(h, a, "href", href.buf);
-	text(a, id);
+	a = html_el(parent, "a");
+	html_attr(a, "href", href.buf);
+	html_text(a, id);
 }
 
 /* Unique strings in order of appearance: the preferred list, then those
@@ -535,37 +348,37 @@ static void render_status(struct rh *h, xmlNodePtr parent)
 	xmlNodePtr p;
 
 	if (!complete) {
-		p = elc(h, parent, "p", "status incomplete");
-		text(p, "INCOMPLETE: this run was interrupted, killed or is "
+		p = html_elc(parent, "p", "status incomplete");
+		html_text(p, "INCOMPLETE: this run was interrupted, killed or is "
 			"still running. Below is what it recorded; missing "
 			"results are not passes.");
 		return;
 	}
 	switch (code) {
 	case 0:
-		p = elc(h, parent, "p", "status ok");
-		text(p, "Complete: exit 0, everything passed");
+		p = html_elc(parent, "p", "status ok");
+		html_text(p, "Complete: exit 0, everything passed");
 		break;
 	case 1:
-		p = elc(h, parent, "p", "status fail");
-		text(p, "Complete: exit 1, a kernel, config or scenario "
+		p = html_elc(parent, "p", "status fail");
+		html_text(p, "Complete: exit 1, a kernel, config or scenario "
 			"failure");
 		break;
 	case 2:
-		p = elc(h, parent, "p", "status fail");
-		text(p, "Complete: exit 2, bad usage or input");
+		p = html_elc(parent, "p", "status fail");
+		html_text(p, "Complete: exit 2, bad usage or input");
 		break;
 	case 3:
-		p = elc(h, parent, "p", "status infra");
-		text(p, "Complete: exit 3, an infrastructure problem (the "
+		p = html_elc(parent, "p", "status infra");
+		html_text(p, "Complete: exit 3, an infrastructure problem (the "
 			"host, not the kernel)");
 		break;
 	default:
-		p = elc(h, parent, "p", "status fail");
+		p = html_elc(parent, "p", "status fail");
 		if (code < 0)
-			text(p, "Complete, no exit code recorded");
+			html_text(p, "Complete, no exit code recorded");
 		else
-			textf(p, "Complete: exit %" PRId64, code);
+			html_textf(p, "Complete: exit %" PRId64, code);
 	}
 }
 
@@ -573,76 +386,76 @@ static void render_header(struct rh *h, xmlNodePtr body)
 {
 	json_object *run = h->run, *host = jsonx_get(run, "host");
 	json_object *plan = jsonx_get(run, "plan");
-	xmlNodePtr hd = el(h, body, "header"), t, td, h1;
+	xmlNodePtr hd = html_el(body, "header"), t, td, h1;
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 	time_t t0, t1;
 
-	h1 = el(h, hd, "h1");
-	textf(h1, "bootproof %s ", runread_is_matrix(run) ? "run" : "boot");
-	jtext(h1, run, "run_id");
+	h1 = html_el(hd, "h1");
+	html_textf(h1, "bootproof %s ", runread_is_matrix(run) ? "run" : "boot");
+	html_jtext(h1, run, "run_id");
 	render_status(h, hd);
 
-	t = elc(h, hd, "table", "meta");
+	t = html_elc(hd, "table", "meta");
 	command_line(run, &sb);
-	td = meta_row(h, t, "command");
-	text(elc(h, td, "code", NULL), sb.buf);
-	td = meta_row(h, t, "started");
-	jtext(td, run, "started");
-	td = meta_row(h, t, "finished");
-	if (!jtext(td, run, "finished"))
-		text(td, "not finished");
+	td = html_row(t, "command");
+	html_text(html_elc(td, "code", NULL), sb.buf);
+	td = html_row(t, "started");
+	html_jtext(td, run, "started");
+	td = html_row(t, "finished");
+	if (!html_jtext(td, run, "finished"))
+		html_text(td, "not finished");
 	if (parse_iso(jsonx_str(run, "started"), &t0) &&
 	    parse_iso(jsonx_str(run, "finished"), &t1) && t1 >= t0) {
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, " (");
 		duration(&sb, (double)(t1 - t0));
 		strbuf_addch(&sb, ')');
-		text(td, sb.buf);
+		html_text(td, sb.buf);
 	}
 	if (host) {
-		td = meta_row(h, t, "host");
-		if (!jtext(td, host, "hostname"))
-			text(td, "?");
-		td = meta_row(h, t, "accelerator");
-		text(elc(h, td, "b", NULL),
+		td = html_row(t, "host");
+		if (!html_jtext(td, host, "hostname"))
+			html_text(td, "?");
+		td = html_row(t, "accelerator");
+		html_text(html_elc(td, "b", NULL),
 		     jsonx_str(host, "accel") ?: "?");
 		if (jsonx_str(host, "accel_reason")) {
-			text(td, ": ");
-			jtext(td, host, "accel_reason");
+			html_text(td, ": ");
+			html_jtext(td, host, "accel_reason");
 		}
 		if (jsonx_str(host, "libvirt_uri")) {
-			td = meta_row(h, t, "libvirt");
-			jtext(td, host, "libvirt_uri");
+			td = html_row(t, "libvirt");
+			html_jtext(td, host, "libvirt_uri");
 		}
 	}
 	if (plan) {
-		td = meta_row(h, t, "plan");
-		if (!jtext(td, plan, "name"))
-			text(td, "?");
+		td = html_row(t, "plan");
+		if (!html_jtext(td, plan, "name"))
+			html_text(td, "?");
 		if (jsonx_str(plan, "file")) {
-			text(td, " (");
-			jtext(td, plan, "file");
-			text(td, ")");
+			html_text(td, " (");
+			html_jtext(td, plan, "file");
+			html_text(td, ")");
 		}
-		td = meta_row(h, t, "base");
-		jtext(td, plan, "base");
+		td = html_row(t, "base");
+		html_jtext(td, plan, "base");
 		if (jsonx_len(plan, "base_groups")) {
 			strbuf_reset(&sb);
 			join_strings(plan, "base_groups", ", ", &sb);
-			textf(td, " with %s", sb.buf);
+			html_textf(td, " with %s", sb.buf);
 		}
 		strbuf_reset(&sb);
 		join_strings(plan, "arches", ", ", &sb);
-		text(meta_row(h, t, "arches"), sb.buf);
+		html_text(html_row(t, "arches"), sb.buf);
 		strbuf_reset(&sb);
 		join_strings(plan, "groups", ", ", &sb);
-		text(meta_row(h, t, "groups"), sb.buf);
+		html_text(html_row(t, "groups"), sb.buf);
 		strbuf_reset(&sb);
 		join_strings(plan, "candidates", ", ", &sb);
 		if (sb.len)
-			text(meta_row(h, t, "candidates"), sb.buf);
+			html_text(html_row(t, "candidates"), sb.buf);
 		if (jsonx_str(plan, "ksrc"))
-			jtext(meta_row(h, t, "kernel source"), plan, "ksrc");
+			html_jtext(html_row(t, "kernel source"), plan, "ksrc");
 	}
 }
 
@@ -652,7 +465,7 @@ static void render_counts(struct rh *h, xmlNodePtr parent)
 {
 	static const char *const v[] = { "PASS", "PARTIAL", "FAIL", "SKIP" };
 	size_t n[4] = { 0 };
-	xmlNodePtr p = elc(h, parent, "p", "counts");
+	xmlNodePtr p = html_elc(parent, "p", "counts");
 
 	for (size_t i = 0; i < jsonx_len(h->run, "groups"); i++) {
 		const char *g = jsonx_str(jsonx_at(h->run, "groups", i),
@@ -664,7 +477,7 @@ static void render_counts(struct rh *h, xmlNodePtr parent)
 	for (size_t k = 0; k < 4; k++) {
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "%zu %s", n[k], v[k]);
-		badge(h, p, group_class(v[k]), sb.buf);
+		html_badge(p, group_class(v[k]), sb.buf);
 	}
 }
 
@@ -686,26 +499,26 @@ static void render_matrix(struct rh *h, xmlNodePtr main_)
 		names_add(&arches, jsonx_str(g, "arch"));
 	}
 
-	sec = el(h, main_, "section");
-	attr(h, sec, "id", "matrix");
-	elt(h, sec, "h2", NULL, "Option groups × architectures");
+	sec = html_el(main_, "section");
+	html_attr(sec, "id", "matrix");
+	html_elt(sec, "h2", NULL, "Option groups × architectures");
 	render_counts(h, sec);
 	if (!groups.n || !arches.n) {
-		elt(h, sec, "p", "muted", "This run has no group verdicts.");
+		html_elt(sec, "p", "muted", "This run has no group verdicts.");
 		goto out;
 	}
-	table = elc(h, sec, "table", "matrix");
-	tr = el(h, el(h, table, "thead"), "tr");
-	elt(h, tr, "th", NULL, "group");
+	table = html_elc(sec, "table", "matrix");
+	tr = html_el(html_el(table, "thead"), "tr");
+	html_elt(tr, "th", NULL, "group");
 	for (size_t a = 0; a < arches.n; a++)
-		elt(h, tr, "th", NULL, arches.v[a]);
-	table = el(h, table, "tbody");
+		html_elt(tr, "th", NULL, arches.v[a]);
+	table = html_el(table, "tbody");
 	for (size_t g = 0; g < groups.n; g++) {
 		xmlNodePtr th;
 
-		tr = el(h, table, "tr");
-		th = elt(h, tr, "th", NULL, groups.v[g]);
-		attr(h, th, "scope", "row");
+		tr = html_el(table, "tr");
+		th = html_elt(tr, "th", NULL, groups.v[g]);
+		html_attr(th, "scope", "row");
 		for (size_t a = 0; a < arches.n; a++) {
 			json_object *e = group_entry(h, groups.v[g], arches.v[a]);
 			const char *v = jsonx_str(e, "verdict");
@@ -713,33 +526,33 @@ static void render_matrix(struct rh *h, xmlNodePtr main_)
 			xmlNodePtr td;
 
 			strbuf_addf(&cls, "cell %s", group_class(v));
-			td = elc(h, tr, "td", cls.buf);
-			attr(h, td, "data-group", groups.v[g]);
-			attr(h, td, "data-arch", arches.v[a]);
+			td = html_elc(tr, "td", cls.buf);
+			html_attr(td, "data-group", groups.v[g]);
+			html_attr(td, "data-arch", arches.v[a]);
 			if (!e) {
-				elt(h, td, "div", "verdict", "—");
-				elt(h, td, "div", "why muted",
+				html_elt(td, "div", "verdict", "—");
+				html_elt(td, "div", "why muted",
 				    "not in this run");
 				continue;
 			}
-			elt(h, td, "div", "verdict", v);
+			html_elt(td, "div", "verdict", v);
 			if (jsonx_str(e, "stage")) {
-				xmlNodePtr d = elc(h, td, "div", "stage");
-				textf(d, "at %s", jsonx_str(e, "stage"));
+				xmlNodePtr d = html_elc(td, "div", "stage");
+				html_textf(d, "at %s", jsonx_str(e, "stage"));
 			}
 			if (jsonx_str(e, "reason"))
-				jtext(elc(h, td, "div", "why"), e, "reason");
+				html_jtext(html_elc(td, "div", "why"), e, "reason");
 			if (jsonx_len(e, "dropped")) {
-				xmlNodePtr d = elc(h, td, "div", "why");
+				xmlNodePtr d = html_elc(td, "div", "why");
 				_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 				for (size_t k = 0; k < jsonx_len(e, "dropped"); k++)
 					strbuf_addf(&sb, "%s%s", k ? ", " : "",
 						    jsonx_str(jsonx_at(e, "dropped", k),
 								"option"));
-				textf(d, "dropped: %s", sb.buf);
+				html_textf(d, "dropped: %s", sb.buf);
 			}
 			if (jsonx_len(e, "scenarios")) {
-				xmlNodePtr d = elc(h, td, "div", "why");
+				xmlNodePtr d = html_elc(td, "div", "why");
 				_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 				for (size_t k = 0; k < jsonx_len(e, "scenarios"); k++) {
 					json_object *sc = jsonx_at(e, "scenarios", k);
@@ -747,23 +560,23 @@ static void render_matrix(struct rh *h, xmlNodePtr main_)
 						    jsonx_str(sc, "name"),
 						    jsonx_str(sc, "result"));
 				}
-				textf(d, "scenarios: %s", sb.buf);
+				html_textf(d, "scenarios: %s", sb.buf);
 			}
 			if (jsonx_str(e, "candidate"))
-				boot_link(h, el(h, td, "div"),
+				boot_link(h, html_el(td, "div"),
 					  jsonx_str(e, "candidate"));
 		}
 	}
-	p = elc(h, sec, "p", "legend");
-	badge(h, p, "v-pass", "PASS");
-	text(p, "options kept, kernel built and booted, the group's "
+	p = html_elc(sec, "p", "legend");
+	html_badge(p, "v-pass", "PASS");
+	html_text(p, "options kept, kernel built and booted, the group's "
 		"scenarios passed. ");
-	badge(h, p, "v-partial", "PARTIAL");
-	text(p, "some options dropped (with reasons), scenarios passed. ");
-	badge(h, p, "v-fail", "FAIL");
-	text(p, "the stage named failed, for the reason given. ");
-	badge(h, p, "v-skip", "SKIP");
-	text(p, "nothing could prove it (e.g. its scenarios skipped).");
+	html_badge(p, "v-partial", "PARTIAL");
+	html_text(p, "some options dropped (with reasons), scenarios passed. ");
+	html_badge(p, "v-fail", "FAIL");
+	html_text(p, "the stage named failed, for the reason given. ");
+	html_badge(p, "v-skip", "SKIP");
+	html_text(p, "nothing could prove it (e.g. its scenarios skipped).");
 out:
 	free(arches.v);
 	free(groups.v);
@@ -790,17 +603,17 @@ static void value_change(xmlNodePtr td, json_object *o)
 	const char *req = jsonx_str(o, "requested");
 	const char *fin = jsonx_str(o, "final");
 
-	textf(td, "%s → %s", req ? req : "(unset)",
+	html_textf(td, "%s → %s", req ? req : "(unset)",
 	      fin ? fin : "(not set)");
 }
 
 static void render_dropped(struct rh *h, xmlNodePtr main_)
 {
-	xmlNodePtr sec = el(h, main_, "section"), table = NULL, tr;
+	xmlNodePtr sec = html_el(main_, "section"), table = NULL, tr;
 	size_t n = 0;
 
-	attr(h, sec, "id", "dropped");
-	elt(h, sec, "h2", NULL, "Dropped options");
+	html_attr(sec, "id", "dropped");
+	html_elt(sec, "h2", NULL, "Dropped options");
 	for (size_t i = 0; i < jsonx_len(h->run, "groups"); i++) {
 		json_object *g = jsonx_at(h->run, "groups", i);
 		long bi = boot_by_candidate(h, jsonx_str(g, "candidate"));
@@ -812,56 +625,56 @@ static void render_dropped(struct rh *h, xmlNodePtr main_)
 			xmlNodePtr td;
 
 			if (!table) {
-				table = elc(h, sec, "table", "list");
-				tr = el(h, el(h, table, "thead"), "tr");
-				elt(h, tr, "th", NULL, "group");
-				elt(h, tr, "th", NULL, "arch");
-				elt(h, tr, "th", NULL, "option");
-				elt(h, tr, "th", NULL, "requested → final");
-				elt(h, tr, "th", NULL, "why");
-				table = el(h, table, "tbody");
+				table = html_elc(sec, "table", "list");
+				tr = html_el(html_el(table, "thead"), "tr");
+				html_elt(tr, "th", NULL, "group");
+				html_elt(tr, "th", NULL, "arch");
+				html_elt(tr, "th", NULL, "option");
+				html_elt(tr, "th", NULL, "requested → final");
+				html_elt(tr, "th", NULL, "why");
+				table = html_el(table, "tbody");
 			}
 			o = find_option(b, jsonx_str(d, "option"),
 					jsonx_str(g, "group"));
-			tr = el(h, table, "tr");
-			jtext(el(h, tr, "td"), g, "group");
-			jtext(el(h, tr, "td"), g, "arch");
-			td = el(h, tr, "td");
-			textf(elc(h, td, "code", NULL), "CONFIG_%s",
+			tr = html_el(table, "tr");
+			html_jtext(html_el(tr, "td"), g, "group");
+			html_jtext(html_el(tr, "td"), g, "arch");
+			td = html_el(tr, "td");
+			html_textf(html_elc(td, "code", NULL), "CONFIG_%s",
 			      jsonx_str(d, "option"));
 			if (o && jsonx_str(o, "source")) {
-				xmlNodePtr s = elc(h, td, "div", "muted mono");
-				jtext(s, o, "source");
+				xmlNodePtr s = html_elc(td, "div", "muted mono");
+				html_jtext(s, o, "source");
 			}
-			td = elc(h, tr, "td", "mono");
+			td = html_elc(tr, "td", "mono");
 			if (o)
 				value_change(td, o);
-			td = el(h, tr, "td");
+			td = html_el(tr, "td");
 			if (o && jsonx_str(o, "reason_kind")) {
-				jtext(elc(h, td, "b", NULL), o, "reason_kind");
-				text(td, ": ");
+				html_jtext(html_elc(td, "b", NULL), o, "reason_kind");
+				html_text(td, ": ");
 			}
-			if (!jtext(td, d, "reason"))
-				jtext(td, o, "reason");
+			if (!html_jtext(td, d, "reason"))
+				html_jtext(td, o, "reason");
 			if (o && jsonx_str(o, "detail"))
-				jtext(elc(h, td, "pre", NULL), o, "detail");
+				html_jtext(html_elc(td, "pre", NULL), o, "detail");
 			n++;
 		}
 	}
 	if (!n)
-		elt(h, sec, "p", "muted",
+		html_elt(sec, "p", "muted",
 		    "No requested option was dropped.");
 }
 
 static void render_stale(struct rh *h, xmlNodePtr main_)
 {
-	xmlNodePtr sec = el(h, main_, "section"), table = NULL, tr, td;
+	xmlNodePtr sec = html_el(main_, "section"), table = NULL, tr, td;
 	_cleanup_strbuf_ struct strbuf seen = STRBUF_INIT, key = STRBUF_INIT;
 	size_t n = 0;
 
-	attr(h, sec, "id", "stale");
+	html_attr(sec, "id", "stale");
 	strbuf_addch(&seen, '\n'); /* every key is "\n...\n" */
-	elt(h, sec, "h2", NULL, "Stale options in the base configuration");
+	html_elt(sec, "h2", NULL, "Stale options in the base configuration");
 	for (size_t i = 0; i < jsonx_len(h->run, "boots"); i++) {
 		json_object *b = jsonx_at(h->run, "boots", i);
 		json_object *cfg = jsonx_get(b, "config");
@@ -881,36 +694,36 @@ static void render_stale(struct rh *h, xmlNodePtr main_)
 				continue;
 			strbuf_add(&seen, key.buf + 1, key.len - 1);
 			if (!table) {
-				table = elc(h, sec, "table", "list");
-				tr = el(h, el(h, table, "thead"), "tr");
-				elt(h, tr, "th", NULL, "arch");
-				elt(h, tr, "th", NULL, "base");
-				elt(h, tr, "th", NULL, "option");
-				elt(h, tr, "th", NULL, "requested → final");
-				elt(h, tr, "th", NULL, "why");
-				table = el(h, table, "tbody");
+				table = html_elc(sec, "table", "list");
+				tr = html_el(html_el(table, "thead"), "tr");
+				html_elt(tr, "th", NULL, "arch");
+				html_elt(tr, "th", NULL, "base");
+				html_elt(tr, "th", NULL, "option");
+				html_elt(tr, "th", NULL, "requested → final");
+				html_elt(tr, "th", NULL, "why");
+				table = html_el(table, "tbody");
 			}
-			tr = el(h, table, "tr");
-			text(el(h, tr, "td"), arch);
-			jtext(el(h, tr, "td"), cand, "base");
-			td = el(h, tr, "td");
-			textf(elc(h, td, "code", NULL), "CONFIG_%s",
+			tr = html_el(table, "tr");
+			html_text(html_el(tr, "td"), arch);
+			html_jtext(html_el(tr, "td"), cand, "base");
+			td = html_el(tr, "td");
+			html_textf(html_elc(td, "code", NULL), "CONFIG_%s",
 			      jsonx_str(o, "option"));
 			if (jsonx_str(o, "source"))
-				jtext(elc(h, td, "div", "muted mono"), o,
+				html_jtext(html_elc(td, "div", "muted mono"), o,
 				      "source");
-			value_change(elc(h, tr, "td", "mono"), o);
-			td = el(h, tr, "td");
+			value_change(html_elc(tr, "td", "mono"), o);
+			td = html_el(tr, "td");
 			if (jsonx_str(o, "reason_kind")) {
-				jtext(elc(h, td, "b", NULL), o, "reason_kind");
-				text(td, ": ");
+				html_jtext(html_elc(td, "b", NULL), o, "reason_kind");
+				html_text(td, ": ");
 			}
-			jtext(td, o, "reason");
+			html_jtext(td, o, "reason");
 			n++;
 		}
 	}
 	if (!n)
-		elt(h, sec, "p", "muted",
+		html_elt(sec, "p", "muted",
 		    "The base configuration has no stale option.");
 }
 
@@ -925,29 +738,29 @@ static void render_checks(struct rh *h, xmlNodePtr parent, json_object *o,
 
 	if (!jsonx_len(o, key))
 		return;
-	ul = elc(h, parent, "ul", "checks");
+	ul = html_elc(parent, "ul", "checks");
 	for (size_t i = 0; i < jsonx_len(o, key); i++) {
 		json_object *c = jsonx_at(o, key, i);
-		xmlNodePtr li = el(h, ul, "li");
+		xmlNodePtr li = html_el(ul, "li");
 		const char *st = jsonx_str(c, "status");
 
-		badge(h, li, result_class(st), st ? st : "?");
+		html_badge(li, result_class(st), st ? st : "?");
 		if (jsonx_str(c, "name") && *jsonx_str(c, "name")) {
-			text(li, " ");
-			jtext(elc(h, li, "code", NULL), c, "name");
+			html_text(li, " ");
+			html_jtext(html_elc(li, "code", NULL), c, "name");
 		}
 		if (jsonx_str(c, "directive")) {
-			text(li, " # ");
-			jtext(li, c, "directive");
+			html_text(li, " # ");
+			html_jtext(li, c, "directive");
 		}
 		if (jsonx_str(c, "reason")) {
-			text(li, ": ");
-			jtext(li, c, "reason");
+			html_text(li, ": ");
+			html_jtext(li, c, "reason");
 		}
 		for (size_t k = 0; k < jsonx_len(c, "diagnostics"); k++) {
 			json_object *d = jsonx_at(c, "diagnostics", k);
-			xmlNodePtr div = elc(h, li, "div", "diag");
-			textn(div, json_object_get_string(d),
+			xmlNodePtr div = html_elc(li, "div", "diag");
+			html_textn(div, json_object_get_string(d),
 			      (size_t)json_object_get_string_len(d));
 		}
 		render_checks(h, li, c, "subtests");
@@ -960,13 +773,13 @@ static void render_scenarios(struct rh *h, xmlNodePtr sec, json_object *b)
 
 	if (!jsonx_len(b, "scenarios"))
 		return;
-	elt(h, sec, "h4", NULL, "Scenarios");
-	table = elc(h, sec, "table", "list");
-	tr = el(h, el(h, table, "thead"), "tr");
-	elt(h, tr, "th", NULL, "scenario");
-	elt(h, tr, "th", NULL, "result");
-	elt(h, tr, "th", NULL, "reason and checks");
-	table = el(h, table, "tbody");
+	html_elt(sec, "h4", NULL, "Scenarios");
+	table = html_elc(sec, "table", "list");
+	tr = html_el(html_el(table, "thead"), "tr");
+	html_elt(tr, "th", NULL, "scenario");
+	html_elt(tr, "th", NULL, "result");
+	html_elt(tr, "th", NULL, "reason and checks");
+	table = html_el(table, "tbody");
 	for (size_t i = 0; i < jsonx_len(b, "scenarios"); i++) {
 		json_object *s = jsonx_at(b, "scenarios", i);
 		json_object *host = jsonx_get(s, "host");
@@ -974,24 +787,24 @@ static void render_scenarios(struct rh *h, xmlNodePtr sec, json_object *b)
 		xmlNodePtr det, sum;
 		size_t nc = jsonx_len(s, "checks");
 
-		tr = el(h, table, "tr");
-		jtext(elc(h, el(h, tr, "td"), "code", NULL), s, "name");
-		badge(h, el(h, tr, "td"), result_class(r), r);
-		td = el(h, tr, "td");
+		tr = html_el(table, "tr");
+		html_jtext(html_elc(html_el(tr, "td"), "code", NULL), s, "name");
+		html_badge(html_el(tr, "td"), result_class(r), r);
+		td = html_el(tr, "td");
 		if (jsonx_str(s, "reason"))
-			jtext(el(h, td, "div"), s, "reason");
+			html_jtext(html_el(td, "div"), s, "reason");
 		if (host && jsonx_str(host, "reason")) {
-			xmlNodePtr d = el(h, td, "div");
-			text(d, "host: ");
-			jtext(d, host, "reason");
+			xmlNodePtr d = html_el(td, "div");
+			html_text(d, "host: ");
+			html_jtext(d, host, "reason");
 		}
 		if (!nc)
 			continue;
-		det = el(h, td, "details");
+		det = html_el(td, "details");
 		if (strcmp(r, "pass") && strcmp(r, "skip"))
-			attr(h, det, "open", "open");
-		sum = el(h, det, "summary");
-		textf(sum, "%zu check%s", nc, nc == 1 ? "" : "s");
+			html_attr(det, "open", "open");
+		sum = html_el(det, "summary");
+		html_textf(sum, "%zu check%s", nc, nc == 1 ? "" : "s");
 		render_checks(h, det, s, "checks");
 	}
 }
@@ -1003,26 +816,26 @@ static void render_problems(struct rh *h, xmlNodePtr sec, json_object *b)
 
 	if (!n)
 		return;
-	hd = el(h, sec, "h4");
-	textf(hd, "Kernel problems (%zu)", n);
+	hd = html_el(sec, "h4");
+	html_textf(hd, "Kernel problems (%zu)", n);
 	for (size_t i = 0; i < n; i++) {
 		json_object *p = jsonx_at(b, "problems", i);
 		bool allowed = jsonx_bool(p, "allowed", false);
-		xmlNodePtr div = elc(h, sec, "div", allowed ? "problem allowed"
+		xmlNodePtr div = html_elc(sec, "div", allowed ? "problem allowed"
 							   : "problem");
-		xmlNodePtr t = elc(h, div, "p", "ptitle"), m, det, sum;
+		xmlNodePtr t = html_elc(div, "p", "ptitle"), m, det, sum;
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 		double line, ts, first, last;
 
 		/* "WARNING: CPU..." says its kind; "Kernel panic..." not. */
 		if (strncmp(jsonx_str(p, "title"), jsonx_str(p, "kind"),
 			    strlen(jsonx_str(p, "kind"))))
-			jtext(elc(h, t, "span", "kind"), p, "kind");
-		jtext(t, p, "title");
-		m = elc(h, div, "div", "sub");
+			html_jtext(html_elc(t, "span", "kind"), p, "kind");
+		html_jtext(t, p, "title");
+		m = html_elc(div, "div", "sub");
 		if (jsonx_str(p, "signature")) {
-			text(m, "signature ");
-			jtext(elc(h, m, "code", NULL), p, "signature");
+			html_text(m, "signature ");
+			html_jtext(html_elc(m, "code", NULL), p, "signature");
 		}
 		if (jsonx_num(p, "line", &line))
 			strbuf_addf(&sb, " · console line %.0f", line);
@@ -1032,30 +845,30 @@ static void render_problems(struct rh *h, xmlNodePtr sec, json_object *b)
 			strbuf_addf(&sb, " · ended by %s", jsonx_str(p, "end"));
 		if (allowed)
 			strbuf_addstr(&sb, " · allowed (does not fail the boot)");
-		text(m, sb.buf);
+		html_text(m, sb.buf);
 		if (jsonx_str(p, "reason")) {
-			xmlNodePtr r = elc(h, div, "div", NULL);
-			text(r, "reason: ");
-			jtext(r, p, "reason");
+			xmlNodePtr r = html_elc(div, "div", NULL);
+			html_text(r, "reason: ");
+			html_jtext(r, p, "reason");
 		}
 		if (jsonx_len(p, "frames")) {
 			strbuf_reset(&sb);
 			join_strings(p, "frames", " ← ", &sb);
-			xmlNodePtr f = elc(h, div, "div", "mono");
-			textf(f, "frames: %s", sb.buf);
+			xmlNodePtr f = html_elc(div, "div", "mono");
+			html_textf(f, "frames: %s", sb.buf);
 		}
 		if (!jsonx_str(p, "report"))
 			continue;
-		det = el(h, div, "details");
-		attr(h, det, "open", "open");
-		sum = el(h, det, "summary");
+		det = html_el(div, "details");
+		html_attr(det, "open", "open");
+		sum = html_el(det, "summary");
 		if (jsonx_num(p, "first_line", &first) &&
 		    jsonx_num(p, "last_line", &last))
-			textf(sum, "report block (console lines %.0f–%.0f)",
+			html_textf(sum, "report block (console lines %.0f–%.0f)",
 			      first, last);
 		else
-			text(sum, "report block");
-		jtext(el(h, det, "pre"), p, "report");
+			html_text(sum, "report block");
+		html_jtext(html_el(det, "pre"), p, "report");
 	}
 }
 
@@ -1070,38 +883,38 @@ static void render_options(struct rh *h, xmlNodePtr sec, json_object *cfg)
 		if (!strcmp(jsonx_str(jsonx_at(cfg, "options", i), "status"),
 			    "kept"))
 			kept++;
-	det = el(h, sec, "details");
-	sum = el(h, det, "summary");
-	textf(sum, "Requested options: %zu kept, %zu dropped", kept, n - kept);
-	table = elc(h, det, "table", "list");
-	tr = el(h, el(h, table, "thead"), "tr");
-	elt(h, tr, "th", NULL, "option");
-	elt(h, tr, "th", NULL, "group");
-	elt(h, tr, "th", NULL, "requested → final");
-	elt(h, tr, "th", NULL, "status");
-	elt(h, tr, "th", NULL, "why");
-	table = el(h, table, "tbody");
+	det = html_el(sec, "details");
+	sum = html_el(det, "summary");
+	html_textf(sum, "Requested options: %zu kept, %zu dropped", kept, n - kept);
+	table = html_elc(det, "table", "list");
+	tr = html_el(html_el(table, "thead"), "tr");
+	html_elt(tr, "th", NULL, "option");
+	html_elt(tr, "th", NULL, "group");
+	html_elt(tr, "th", NULL, "requested → final");
+	html_elt(tr, "th", NULL, "status");
+	html_elt(tr, "th", NULL, "why");
+	table = html_el(table, "tbody");
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = jsonx_at(cfg, "options", i);
 		const char *st = jsonx_str(o, "status");
 
-		tr = el(h, table, "tr");
-		td = el(h, tr, "td");
-		textf(elc(h, td, "code", NULL), "CONFIG_%s",
+		tr = html_el(table, "tr");
+		td = html_el(tr, "td");
+		html_textf(html_elc(td, "code", NULL), "CONFIG_%s",
 		      jsonx_str(o, "option"));
 		if (jsonx_str(o, "source"))
-			jtext(elc(h, td, "div", "muted mono"), o, "source");
-		jtext(el(h, tr, "td"), o, "group");
-		value_change(elc(h, tr, "td", "mono"), o);
-		badge(h, el(h, tr, "td"), result_class(st), st);
-		td = el(h, tr, "td");
+			html_jtext(html_elc(td, "div", "muted mono"), o, "source");
+		html_jtext(html_el(tr, "td"), o, "group");
+		value_change(html_elc(tr, "td", "mono"), o);
+		html_badge(html_el(tr, "td"), result_class(st), st);
+		td = html_el(tr, "td");
 		if (jsonx_str(o, "reason_kind")) {
-			jtext(elc(h, td, "b", NULL), o, "reason_kind");
-			text(td, ": ");
+			html_jtext(html_elc(td, "b", NULL), o, "reason_kind");
+			html_text(td, ": ");
 		}
-		jtext(td, o, "reason");
+		html_jtext(td, o, "reason");
 		if (jsonx_str(o, "detail"))
-			jtext(elc(h, td, "pre", NULL), o, "detail");
+			html_jtext(html_elc(td, "pre", NULL), o, "detail");
 	}
 }
 
@@ -1169,13 +982,13 @@ static void render_console_tail(struct rh *h, xmlNodePtr sec, json_object *b,
 	}
 	for (size_t i = 0; i < REPORT_HTML_TAIL_LINES; i++)
 		strbuf_release(&t->lines[i]);
-	det = el(h, sec, "details");
+	det = html_el(sec, "details");
 	if (!v || strcmp(v, "BOOTED"))
-		attr(h, det, "open", "open");
-	sum = el(h, det, "summary");
-	textf(sum, "End of %s (last %zu lines of %ld bytes)", rel, t->n, size);
+		html_attr(det, "open", "open");
+	sum = html_el(det, "summary");
+	html_textf(sum, "End of %s (last %zu lines of %ld bytes)", rel, t->n, size);
 	free(t);
-	textn(elc(h, det, "pre", "console"), out.buf, out.len);
+	html_textn(html_elc(det, "pre", "console"), out.buf, out.len);
 }
 
 static const char *file_label(const char *key)
@@ -1194,11 +1007,11 @@ static const char *file_label(const char *key)
 static void stage_row(struct rh *h, xmlNodePtr table, const char *stage,
 		      const char *cls, const char *verdict, xmlNodePtr *ret_td)
 {
-	xmlNodePtr tr = el(h, table, "tr");
+	xmlNodePtr tr = html_el(table, "tr");
 
-	elt(h, tr, "th", NULL, stage);
-	badge(h, el(h, tr, "td"), cls, verdict);
-	*ret_td = el(h, tr, "td");
+	html_elt(tr, "th", NULL, stage);
+	html_badge(html_el(tr, "td"), cls, verdict);
+	*ret_td = html_el(tr, "td");
 }
 
 static void render_stages(struct rh *h, xmlNodePtr sec, json_object *b)
@@ -1210,12 +1023,12 @@ static void render_stages(struct rh *h, xmlNodePtr sec, json_object *b)
 	xmlNodePtr table, tr, td, d;
 	double x, y;
 
-	table = elc(h, sec, "table", "list stages");
-	tr = el(h, el(h, table, "thead"), "tr");
-	elt(h, tr, "th", NULL, "stage");
-	elt(h, tr, "th", NULL, "result");
-	elt(h, tr, "th", NULL, "details");
-	table = el(h, table, "tbody");
+	table = html_elc(sec, "table", "list stages");
+	tr = html_el(html_el(table, "thead"), "tr");
+	html_elt(tr, "th", NULL, "stage");
+	html_elt(tr, "th", NULL, "result");
+	html_elt(tr, "th", NULL, "details");
+	table = html_el(table, "tbody");
 	if (cfg) {
 		const char *r = jsonx_str(cfg, "result");
 		size_t n = jsonx_len(cfg, "options"), kept = 0;
@@ -1226,17 +1039,17 @@ static void render_stages(struct rh *h, xmlNodePtr sec, json_object *b)
 				kept++;
 		stage_row(h, table, "config", result_class(r), r, &td);
 		if (jsonx_str(cfg, "error"))
-			jtext(el(h, td, "div"), cfg, "error");
-		d = el(h, td, "div");
+			html_jtext(html_el(td, "div"), cfg, "error");
+		d = html_el(td, "div");
 		if (jsonx_str(cfg, "release"))
-			textf(d, "Linux %s: ", jsonx_str(cfg, "release"));
-		textf(d, "%zu of %zu requested options kept", kept, n);
+			html_textf(d, "Linux %s: ", jsonx_str(cfg, "release"));
+		html_textf(d, "%zu of %zu requested options kept", kept, n);
 		if (jsonx_len(cfg, "stale_base"))
-			textf(d, "; %zu stale base option%s",
+			html_textf(d, "; %zu stale base option%s",
 			      jsonx_len(cfg, "stale_base"),
 			      jsonx_len(cfg, "stale_base") == 1 ? "" : "s");
 		if (jsonx_str(cfg, "final_config")) {
-			text(d, " · ");
+			html_text(d, " · ");
 			file_link(h, d, jsonx_str(cfg, "final_config"),
 				  "final .config");
 		}
@@ -1245,27 +1058,27 @@ static void render_stages(struct rh *h, xmlNodePtr sec, json_object *b)
 		const char *r = jsonx_str(build, "result");
 
 		stage_row(h, table, "build", result_class(r), r, &td);
-		d = el(h, td, "div");
+		d = html_el(td, "div");
 		if (jsonx_num(build, "seconds", &x)) {
 			_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 			duration(&sb, x);
-			text(d, sb.buf);
+			html_text(d, sb.buf);
 		}
 		if (jsonx_str(build, "reason")) {
-			text(d, d->children ? " · " : "");
-			jtext(d, build, "reason");
+			html_text(d, d->children ? " · " : "");
+			html_jtext(d, build, "reason");
 		}
 		if (jsonx_str(build, "log")) {
-			text(d, d->children ? " · " : "");
+			html_text(d, d->children ? " · " : "");
 			file_link(h, d, jsonx_str(build, "log"), "build log");
 		}
 		if (jsonx_str(build, "first_error"))
-			jtext(elc(h, td, "pre", NULL), build, "first_error");
+			html_jtext(html_elc(td, "pre", NULL), build, "first_error");
 	}
 	stage_row(h, table, "boot", boot_class(v), v ? v : "not booted", &td);
 	if (jsonx_str(b, "reason"))
-		jtext(el(h, td, "div"), b, "reason");
-	d = elc(h, td, "div", "sub");
+		html_jtext(html_el(td, "div"), b, "reason");
+	d = html_elc(td, "div", "sub");
 	{
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
@@ -1291,7 +1104,7 @@ static void render_stages(struct rh *h, xmlNodePtr sec, json_object *b)
 		if (jsonx_str(b, "accel"))
 			strbuf_addf(&sb, "%s%s", sb.len ? " · " : "",
 				    jsonx_str(b, "accel"));
-		text(d, sb.buf);
+		html_text(d, sb.buf);
 	}
 }
 
@@ -1306,13 +1119,13 @@ static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 	xmlNodePtr sec, h3, p, t;
 
 	runread_boot_key(h->run, i, &key);
-	sec = elc(h, parent, "section", "boot");
-	attr(h, sec, "id", h->anchors[i]);
-	h3 = el(h, sec, "h3");
-	text(el(h, h3, "span"), key.buf);
-	badge(h, h3, boot_class(v), v ? v : "not booted");
+	sec = html_elc(parent, "section", "boot");
+	html_attr(sec, "id", h->anchors[i]);
+	h3 = html_el(sec, "h3");
+	html_text(html_el(h3, "span"), key.buf);
+	html_badge(h3, boot_class(v), v ? v : "not booted");
 
-	p = elc(h, sec, "p", "sub");
+	p = html_elc(sec, "p", "sub");
 	if (cand) {
 		strbuf_addf(&sb, "%s", jsonx_str(cand, "arch") ?: "?");
 		if (jsonx_str(cand, "base"))
@@ -1334,39 +1147,39 @@ static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 	if (jsonx_str(b, "name"))
 		strbuf_addf(&sb, "%sdomain %s", sb.len ? " · " : "",
 			    jsonx_str(b, "name"));
-	text(p, sb.buf);
+	html_text(p, sb.buf);
 
 	render_stages(h, sec, b);
 
 	if (kernel && (jsonx_str(kernel, "path") ||
 		       jsonx_str(kernel, "banner"))) {
-		xmlNodePtr det = el(h, sec, "details"), td;
+		xmlNodePtr det = html_el(sec, "details"), td;
 
-		text(el(h, det, "summary"), "Kernel and command line");
-		t = elc(h, det, "table", "meta");
+		html_text(html_el(det, "summary"), "Kernel and command line");
+		t = html_elc(det, "table", "meta");
 		if (jsonx_str(kernel, "banner"))
-			jtext(elc(h, meta_row(h, t, "banner"), "code", NULL),
+			html_jtext(html_elc(html_row(t, "banner"), "code", NULL),
 			      kernel, "banner");
 		if (jsonx_str(kernel, "path"))
-			jtext(elc(h, meta_row(h, t, "kernel"), "code", NULL),
+			html_jtext(html_elc(html_row(t, "kernel"), "code", NULL),
 			      kernel, "path");
 		if (jsonx_str(kernel, "initrd"))
-			jtext(elc(h, meta_row(h, t, "initrd"), "code", NULL),
+			html_jtext(html_elc(html_row(t, "initrd"), "code", NULL),
 			      kernel, "initrd");
 		if (jsonx_str(kernel, "config"))
-			jtext(elc(h, meta_row(h, t, "config"), "code", NULL),
+			html_jtext(html_elc(html_row(t, "config"), "code", NULL),
 			      kernel, "config");
 		if (jsonx_str(b, "cmdline"))
-			jtext(elc(h, meta_row(h, t, "command line"), "code",
+			html_jtext(html_elc(html_row(t, "command line"), "code",
 				  NULL),
 			      b, "cmdline");
 		if (jsonx_str(b, "image"))
-			jtext(elc(h, meta_row(h, t, "image"), "code", NULL), b,
+			html_jtext(html_elc(html_row(t, "image"), "code", NULL), b,
 			      "image");
 		if (jsonx_str(b, "accel_reason")) {
-			td = meta_row(h, t, "accelerator");
-			textf(td, "%s: ", jsonx_str(b, "accel") ?: "?");
-			jtext(td, b, "accel_reason");
+			td = html_row(t, "accelerator");
+			html_textf(td, "%s: ", jsonx_str(b, "accel") ?: "?");
+			html_jtext(td, b, "accel_reason");
 		}
 	}
 	render_scenarios(h, sec, b);
@@ -1375,13 +1188,13 @@ static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 	if (jsonx_str(files, "console"))
 		render_console_tail(h, sec, b, jsonx_str(files, "console"));
 
-	p = elc(h, sec, "p", "files");
+	p = html_elc(sec, "p", "files");
 	{
 		json_object *cfg = jsonx_get(b, "config");
 		json_object *build = jsonx_get(b, "build");
 		bool any = false;
 
-		text(elc(h, p, "b", NULL), "Files: ");
+		html_text(html_elc(p, "b", NULL), "Files: ");
 		if (files) {
 			json_object_object_foreach(files, fk, fv)
 			{
@@ -1389,14 +1202,14 @@ static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 					continue;
 				file_link(h, p, json_object_get_string(fv),
 					  file_label(fk));
-				text(p, " ");
+				html_text(p, " ");
 				any = true;
 			}
 		}
 		if (jsonx_str(cfg, "final_config")) {
 			file_link(h, p, jsonx_str(cfg, "final_config"),
 				  "final .config");
-			text(p, " ");
+			html_text(p, " ");
 			any = true;
 		}
 		if (jsonx_str(build, "log")) {
@@ -1404,7 +1217,7 @@ static void render_boot(struct rh *h, xmlNodePtr parent, size_t i)
 			any = true;
 		}
 		if (!any)
-			text(p, "none recorded");
+			html_text(p, "none recorded");
 	}
 }
 
@@ -1412,16 +1225,16 @@ static void render_boot_index(struct rh *h, xmlNodePtr sec)
 {
 	xmlNodePtr table, tr, td;
 
-	table = elc(h, sec, "table", "list");
-	tr = el(h, el(h, table, "thead"), "tr");
-	elt(h, tr, "th", NULL, "candidate");
-	elt(h, tr, "th", NULL, "config");
-	elt(h, tr, "th", NULL, "build");
-	elt(h, tr, "th", NULL, "boot");
-	elt(h, tr, "th", NULL, "init after");
-	elt(h, tr, "th", NULL, "scenarios");
-	elt(h, tr, "th", NULL, "problems");
-	table = el(h, table, "tbody");
+	table = html_elc(sec, "table", "list");
+	tr = html_el(html_el(table, "thead"), "tr");
+	html_elt(tr, "th", NULL, "candidate");
+	html_elt(tr, "th", NULL, "config");
+	html_elt(tr, "th", NULL, "build");
+	html_elt(tr, "th", NULL, "boot");
+	html_elt(tr, "th", NULL, "init after");
+	html_elt(tr, "th", NULL, "scenarios");
+	html_elt(tr, "th", NULL, "problems");
+	table = html_el(table, "tbody");
 	for (size_t i = 0; i < jsonx_len(h->run, "boots"); i++) {
 		json_object *b = jsonx_at(h->run, "boots", i);
 		json_object *cfg = jsonx_get(b, "config");
@@ -1435,34 +1248,34 @@ static void render_boot_index(struct rh *h, xmlNodePtr sec)
 		size_t np = jsonx_len(b, "problems");
 
 		runread_boot_key(h->run, i, &key);
-		tr = el(h, table, "tr");
+		tr = html_el(table, "tr");
 		strbuf_addf(&href, "#%s", h->anchors[i]);
-		a = el(h, el(h, tr, "td"), "a");
-		attr(h, a, "href", href.buf);
-		text(a, key.buf);
-		td = el(h, tr, "td");
+		a = html_el(html_el(tr, "td"), "a");
+		html_attr(a, "href", href.buf);
+		html_text(a, key.buf);
+		td = html_el(tr, "td");
 		if (cfg)
-			badge(h, td, result_class(jsonx_str(cfg, "result")),
+			html_badge(td, result_class(jsonx_str(cfg, "result")),
 			      jsonx_str(cfg, "result"));
-		td = el(h, tr, "td");
+		td = html_el(tr, "td");
 		if (build)
-			badge(h, td, result_class(jsonx_str(build, "result")),
+			html_badge(td, result_class(jsonx_str(build, "result")),
 			      jsonx_str(build, "result"));
-		badge(h, el(h, tr, "td"), boot_class(v), v ? v : "not booted");
-		td = el(h, tr, "td");
+		html_badge(html_el(tr, "td"), boot_class(v), v ? v : "not booted");
+		td = html_el(tr, "td");
 		if (jsonx_num(b, "time_to_init_s", &x))
-			textf(td, "%.1f s", x);
-		td = el(h, tr, "td");
+			html_textf(td, "%.1f s", x);
+		td = html_el(tr, "td");
 		for (size_t k = 0; k < jsonx_len(b, "scenarios"); k++) {
 			json_object *s = jsonx_at(b, "scenarios", k);
 			strbuf_addf(&sb, "%s%s %s", k ? ", " : "",
 				    jsonx_str(s, "name"),
 				    jsonx_str(s, "result"));
 		}
-		text(td, sb.buf);
-		td = el(h, tr, "td");
+		html_text(td, sb.buf);
+		td = html_el(tr, "td");
 		if (np)
-			textf(td, "%zu", np);
+			html_textf(td, "%zu", np);
 	}
 }
 
@@ -1470,12 +1283,12 @@ static void render_boots(struct rh *h, xmlNodePtr main_)
 {
 	size_t n = jsonx_len(h->run, "boots");
 	bool matrix = runread_is_matrix(h->run);
-	xmlNodePtr sec = el(h, main_, "section");
+	xmlNodePtr sec = html_el(main_, "section");
 
-	attr(h, sec, "id", "boots");
-	elt(h, sec, "h2", NULL, matrix ? "Candidates" : n == 1 ? "Boot" : "Boots");
+	html_attr(sec, "id", "boots");
+	html_elt(sec, "h2", NULL, matrix ? "Candidates" : n == 1 ? "Boot" : "Boots");
 	if (!n) {
-		elt(h, sec, "p", "muted", "No boot was recorded.");
+		html_elt(sec, "p", "muted", "No boot was recorded.");
 		return;
 	}
 	if (n > 1)
@@ -1486,40 +1299,33 @@ static void render_boots(struct rh *h, xmlNodePtr main_)
 
 static void render_footer(struct rh *h, xmlNodePtr body)
 {
-	xmlNodePtr f = el(h, body, "footer");
+	xmlNodePtr f = html_el(body, "footer");
 
-	text(f, "Written by bootproof report from ");
+	html_text(f, "Written by bootproof report from ");
 	file_link(h, f, "run.json", "run.json");
 	if (file_exists(h, "junit.xml")) {
-		text(f, " (JUnit: ");
+		html_text(f, " (JUnit: ");
 		file_link(h, f, "junit.xml", "junit.xml");
-		text(f, ")");
+		html_text(f, ")");
 	}
-	text(f, ". docs/report.md describes this page.");
+	html_text(f, ". docs/report.md describes this page.");
 }
 
-static void render_page(struct rh *h, xmlDocPtr doc)
+static void render_page(struct rh *h, xmlNodePtr html)
 {
-	xmlNodePtr html, head, body, n, main_, nav;
+	xmlNodePtr head, body, n, main_, nav;
 	bool matrix = runread_is_matrix(h->run);
 	_cleanup_strbuf_ struct strbuf title = STRBUF_INIT;
 
-	html = xmlNewNode(NULL, BAD_CAST "html");
-	if (!html) {
-		h->oom = true;
-		return;
-	}
-	xmlDocSetRootElement(doc, html);
-	attr(h, html, "lang", "en");
-	head = el(h, html, "head");
-	n = el(h, head, "meta");
-	attr(h, n, "charset", "utf-8");
-	n = el(h, head, "meta");
-	attr(h, n, "name", "viewport");
-	attr(h, n, "content", "width=device-width, initial-scale=1");
-	n = el(h, head, "meta");
-	attr(h, n, "name", "generator");
-	attr(h, n, "content", "bootproof");
+	head = html_el(html, "head");
+	n = html_el(head, "meta");
+	html_attr(n, "charset", "utf-8");
+	n = html_el(head, "meta");
+	html_attr(n, "name", "viewport");
+	html_attr(n, "content", "width=device-width, initial-scale=1");
+	n = html_el(head, "meta");
+	html_attr(n, "name", "generator");
+	html_attr(n, "content", "bootproof");
 	strbuf_addf(&title, "bootproof %s: %s",
 		    jsonx_str(h->run, "run_id"),
 		    !jsonx_bool(h->run, "complete", false) ? "INCOMPLETE"
@@ -1528,29 +1334,29 @@ static void render_page(struct rh *h, xmlDocPtr doc)
 								    "exit_code")) == 0
 			    ? "passed"
 			    : "failed");
-	text(el(h, head, "title"), title.buf);
-	n = el(h, head, "style");
+	html_text(html_el(head, "title"), title.buf);
+	n = html_el(head, "style");
 	if (n)
 		xmlNodeAddContent(n, BAD_CAST page_css);
 
-	body = el(h, html, "body");
+	body = html_el(html, "body");
 	render_header(h, body);
 	if (matrix) {
-		nav = el(h, xmlGetLastChild(body), "nav");
-		n = el(h, nav, "a");
-		attr(h, n, "href", "#matrix");
-		text(n, "matrix");
-		n = el(h, nav, "a");
-		attr(h, n, "href", "#dropped");
-		text(n, "dropped options");
-		n = el(h, nav, "a");
-		attr(h, n, "href", "#stale");
-		text(n, "stale base options");
-		n = el(h, nav, "a");
-		attr(h, n, "href", "#boots");
-		text(n, "candidates");
+		nav = html_el(xmlGetLastChild(body), "nav");
+		n = html_el(nav, "a");
+		html_attr(n, "href", "#matrix");
+		html_text(n, "matrix");
+		n = html_el(nav, "a");
+		html_attr(n, "href", "#dropped");
+		html_text(n, "dropped options");
+		n = html_el(nav, "a");
+		html_attr(n, "href", "#stale");
+		html_text(n, "stale base options");
+		n = html_el(nav, "a");
+		html_attr(n, "href", "#boots");
+		html_text(n, "candidates");
 	}
-	main_ = el(h, body, "main");
+	main_ = html_el(body, "main");
 	if (matrix) {
 		render_matrix(h, main_);
 		render_dropped(h, main_);
@@ -1565,10 +1371,8 @@ int report_html_render(json_object *doc, const struct report_html_ops *ops,
 {
 	struct rh h = { .run = doc, .ops = ops };
 	htmlDocPtr hd;
-	xmlOutputBufferPtr ob = NULL;
-	size_t size;
-	char *page;
-	int r = 0;
+	xmlNodePtr root;
+	int r;
 
 	if (!doc || !json_object_is_type(doc, json_type_object))
 		return -EINVAL;
@@ -1581,49 +1385,14 @@ int report_html_render(json_object *doc, const struct report_html_ops *ops,
 		runread_boot_key(doc, i, &key);
 		h.anchors[i] = make_anchor(i, key.buf);
 	}
-	hd = htmlNewDocNoDtD(NULL, NULL);
-	if (!hd) {
+	hd = html_doc_new("en", &root);
+	if (hd) {
+		render_page(&h, root);
+		r = h.oom ? -ENOMEM : html_doc_dump(hd, ret, ret_len);
+		xmlFreeDoc(hd);
+	} else {
 		r = -ENOMEM;
-		goto out;
 	}
-	if (!xmlCreateIntSubset(hd, BAD_CAST "html", NULL, NULL))
-		h.oom = true;
-	render_page(&h, hd);
-	if (!h.oom) {
-		/*
-		 * An output buffer without an encoder writes UTF-8 as it is
-		 * (every string was made valid UTF-8 above);
-		 * htmlDocDumpMemory would pick libxml2's "HTML" encoder,
-		 * which turns every non-ASCII character into an entity.
-		 */
-		ob = xmlAllocOutputBuffer(NULL);
-		if (ob) {
-			htmlDocContentDumpFormatOutput(ob, hd, NULL, 1);
-			if (xmlOutputBufferFlush(ob) < 0)
-				h.oom = true;
-		} else {
-			h.oom = true;
-		}
-	}
-	xmlFreeDoc(hd);
-	if (h.oom) {
-		r = -ENOMEM;
-		goto out;
-	}
-	size = xmlOutputBufferGetSize(ob);
-	page = malloc(size + 1);
-	if (!page) {
-		r = -ENOMEM;
-		goto out;
-	}
-	memcpy(page, xmlOutputBufferGetContent(ob), size);
-	page[size] = '\0';
-	*ret = page;
-	if (ret_len)
-		*ret_len = size;
-out:
-	if (ob)
-		xmlOutputBufferClose(ob);
 	for (size_t i = 0; i < h.n_anchors; i++)
 		free(h.anchors[i]);
 	free(h.anchors);

@@ -4,11 +4,11 @@
  *
  * A static, self-contained page (inline CSS, no script, no external
  * resource) built from a validated run.json document (core/runread) with
- * libxml2's HTML tree API: every string that came from the guest, the
- * kernel, the plan or the user becomes a text node or an attribute value,
- * so the serialiser escapes it; nothing is concatenated into markup.
- * Strings are made valid UTF-8 first (invalid bytes become U+FFFD, control
- * characters their Unicode "control picture").
+ * libxml2's HTML tree API (core/html.h): every string that came from the
+ * guest, the kernel, the plan or the user becomes a text node or an
+ * attribute value, so the serialiser escapes it; nothing is concatenated
+ * into markup.  Strings are made valid UTF-8 first (invalid bytes become
+ * U+FFFD, control characters their Unicode "control picture").
  *
  * The page: the run (id, command, start/end, host, accelerator and why,
  * complete or INCOMPLETE); for matrix runs the groups x arches matrix (a
@@ -60,13 +60,5 @@ struct report_html_ops {
  */
 int report_html_render(json_object *doc, const struct report_html_ops *ops,
 		       char **ret, size_t *ret_len);
-
-/*
- * Make s (n bytes) fit for a text node: valid UTF-8 (U+FFFD for each
- * invalid byte), C0 controls other than \t and \n and DEL as control
- * pictures (U+2400 + c, U+2421), \r dropped.  Appends to out.  Exposed for
- * tests.
- */
-void report_html_clean_text(const char *s, size_t n, struct strbuf *out);
 
 #endif

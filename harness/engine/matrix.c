@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "adapters/image_guestfs.h"
+#include "engine/image.h"
 #include "adapters/proc.h"
 #include "core/groups.h"
 #include "core/groupverdict.h"

@@ -22,7 +22,7 @@
 #include "util/log.h"
 #include "util/opts.h"
 #include "util/strbuf.h"
-#include "verbs/report.h"
+#include "engine/report.h"
 
 static json_object *side(const char *arg, const char *dir, json_object *doc)
 {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters/image_guestfs.h"
+#include "engine/image.h"
 #include "bootproof.h"
 #include "util/log.h"
 #include "util/opts.h"

@@ -9,25 +9,16 @@
  * (docs/run.md).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "adapters/accel.h"
 #include "bootproof.h"
-#include "core/plan.h"
 #include "engine/ksrc.h"
-#include "engine/matrix.h"
+#include "engine/runprep.h"
 #include "util/jsonx.h"
-#include "util/interrupt.h"
 #include "util/log.h"
 #include "util/opts.h"
-#include "util/paths.h"
-#include "util/strbuf.h"
-#include "verbs/report.h"
 
 static const char run_synopsis[] = "bootproof run [PLAN] [options]";
 static const char run_intro[] =
@@ -49,73 +40,6 @@ static void strv_add(struct strv *s, const char *x)
 	if (!s->v)
 		abort();
 	s->v[s->n++] = x;
-}
-
-static bool file_ok(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* PLAN as given, or scenarios/plans/<PLAN>[.plan] of the data directory. */
-static char *find_plan(const char *datadir, const char *arg)
-{
-	_cleanup_free_ char *dir = path_join(datadir, "scenarios/plans");
-	char *p;
-
-	if (!arg)
-		arg = "demo";
-	if (strchr(arg, '/') || file_ok(arg))
-		return strdup(arg);
-	p = path_join(dir, arg);
-	if (file_ok(p))
-		return p;
-	free(p);
-	if (asprintf(&p, "%s/%s.plan", dir, arg) < 0)
-		return NULL;
-	return p;
-}
-
-/* With --resume: what the interrupted run used, for what is not given. */
-static int from_record(const char *dir, const char *datadir, char **plan,
-		       struct strv *arches, struct strv *groups, char **ksrc,
-		       json_object **ret_doc)
-{
-	_cleanup_free_ char *p = path_join(dir, "run.json");
-	json_object *doc = json_object_from_file(p), *pl, *v;
-
-	if (!doc) {
-		log_error("--resume %s: cannot read %s: %s", dir, p,
-			  json_util_get_last_err());
-		return -EINVAL;
-	}
-	*ret_doc = doc;
-	pl = jsonx_get(doc, "plan");
-	if (!pl) {
-		log_error("--resume %s: %s is not the record of a `bootproof "
-			  "run` (no plan)", dir, p);
-		return -EINVAL;
-	}
-	if (!*plan && (v = jsonx_get(pl, "file")) && json_object_get_string(v)) {
-		const char *f = json_object_get_string(v);
-
-		*plan = f[0] == '/' ? strdup(f) : path_join(datadir, f);
-	}
-	if (!arches->n && (v = jsonx_get(pl, "arches")))
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			strv_add(arches, json_object_get_string(
-						 json_object_array_get_idx(v, i)));
-	/* Only what --group gave: the plan's own groups come from the plan
-	 * file, resolved against its directory as the first time. */
-	if (!groups->n && (v = jsonx_get(pl, "group_args")) &&
-	    json_object_is_type(v, json_type_array))
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			strv_add(groups, json_object_get_string(
-						 json_object_array_get_idx(v, i)));
-	if (!*ksrc && (v = jsonx_get(pl, "ksrc")) && json_object_get_string(v))
-		*ksrc = strdup(json_object_get_string(v));
-	return 0;
 }
 
 static void summary(const struct run *run, const char *report)
@@ -172,23 +96,15 @@ static void summary(const struct run *run, const char *report)
 
 int verb_run(int argc, char **argv)
 {
-	_cleanup_free_ char *datadir = NULL, *cache = NULL, *plan_path = NULL;
-	_cleanup_free_ char *ksrc = NULL, *ksrc_arg = NULL, *release = NULL;
-	_cleanup_free_ char *unpack = NULL, *report = NULL;
-	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
-	_cleanup_plan_ struct plan *plan = NULL;
+	_cleanup_free_ char *ksrc_arg = NULL, *report = NULL;
 	struct strv arches = { 0 }, groups = { 0 }, owned = { 0 };
 	const char *results = "results", *resume = NULL, *accel_arg = "auto";
 	const char *uri = NULL;
-	json_object *resumed_doc = NULL;
-	char accel_reason[512] = "";
-	enum guest_accel accel = GUEST_ACCEL_TCG;
-	volatile sig_atomic_t *interrupted;
 	struct matrix_outcome out = { 0 };
+	unsigned jobs = 0;
 	_cleanup_(opt_list_done) struct opt_list arch_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
 	const char *ksrc_opt = NULL;
-	unsigned jobs = 0;
 	bool json = false, rebuild = false;
 	const struct opt table[] = {
 		OPT_LIST(0, "arch", &arch_opt, "A",
@@ -227,7 +143,7 @@ int verb_run(int argc, char **argv)
 		.opts = table,
 		.max_args = 1,
 	};
-	int c, r, code;
+	int c, code;
 
 	c = opts_parse(&cmd, argc, argv);
 	if (c < 0) {
@@ -248,138 +164,29 @@ int verb_run(int argc, char **argv)
 	}
 	if (ksrc_opt)
 		ksrc_arg = strdup(ksrc_opt);
-	datadir = bp_data_dir();
-	cache = bp_cache_dir();
-	if (!datadir) {
-		log_error("run: cannot find bootproof's data directory "
-			  "(scenarios/): set BOOTPROOF_DATADIR to the source "
-			  "checkout");
-		code = BP_EXIT_INFRA;
-		goto out;
-	}
-	if (!cache) {
-		code = BP_EXIT_INFRA;
-		goto out;
-	}
-	if (c < argc)
-		plan_path = find_plan(datadir, argv[c]);
-	if (resume && from_record(resume, datadir, &plan_path, &arches, &groups,
-				  &ksrc_arg, &resumed_doc) < 0) {
-		code = BP_EXIT_USAGE;
-		goto out;
-	}
-	if (!plan_path)
-		plan_path = find_plan(datadir, NULL);
-
-	/* The plan. */
-	r = strbuf_read_file(&sb, plan_path, 1 << 20);
-	if (r < 0) {
-		log_error_errno(r, "run: plan %s", plan_path);
-		code = BP_EXIT_USAGE;
-		goto out;
-	}
-	r = plan_parse(plan_path, sb.buf, sb.len, &plan, &err);
-	if (r >= 0 && arches.n)
-		r = plan_set_arches(plan, arches.v, arches.n, &err);
-	if (r >= 0 && groups.n)
-		r = plan_set_groups(plan, groups.v, groups.n, &err);
-	if (r < 0) {
-		log_error("run: %s", err.buf);
-		code = r == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA;
-		goto out;
-	}
-
-	/* The kernel tree. */
-	unpack = ksrc_unpack_dir(cache, KSRC_DEFAULT_TARBALL);
-	if (!ksrc_arg && unpack &&
-	    !ksrc_is_unpacked(KSRC_DEFAULT_TARBALL, unpack))
-		log_info("unpacking %s into %s (once; a minute or two)",
-			 KSRC_DEFAULT_TARBALL, unpack);
-	r = ksrc_resolve(ksrc_arg, cache, &ksrc, &err);
-	if (r < 0) {
-		log_error("run: %s", err.buf);
-		code = ksrc_arg && (r == -ENOENT || r == -EINVAL || r == -ENOTDIR)
-			       ? BP_EXIT_USAGE
-			       : BP_EXIT_INFRA;
-		goto out;
-	}
-	r = ksrc_release(ksrc, &release);
-	if (r < 0) {
-		log_error_errno(r, "run: %s: no kernel release in its Makefile",
-				ksrc);
-		code = BP_EXIT_INFRA;
-		goto out;
-	}
-
-	/* The accelerator: KVM only when a probe guest really ran. */
-	if (!strcmp(accel_arg, "tcg")) {
-		snprintf(accel_reason, sizeof(accel_reason), "TCG requested");
-	} else if (!strcmp(accel_arg, "kvm") || !strcmp(accel_arg, "auto")) {
-		struct accel_probe p;
-		struct accel_probe_opts po = { 0 };
-
-		accel_probe_kvm(&po, &p);
-		if (p.usable) {
-			accel = GUEST_ACCEL_KVM;
-			snprintf(accel_reason, sizeof(accel_reason),
-				 "KVM probe guest ran in %ld ms", p.elapsed_ms);
-		} else if (!strcmp(accel_arg, "kvm")) {
-			log_error("--accel kvm: KVM unusable: %s", p.reason);
-			code = BP_EXIT_INFRA;
-			goto out;
-		} else {
-			snprintf(accel_reason, sizeof(accel_reason),
-				 "KVM unusable: %s; using TCG", p.reason);
-		}
-	} else {
-		log_error("--accel %s: expected auto, kvm or tcg", accel_arg);
-		code = BP_EXIT_USAGE;
-		goto out;
-	}
-	if (!uri)
-		uri = getenv("LIBVIRT_DEFAULT_URI");
-	if (!uri || !*uri)
-		uri = "qemu:///system";
-
-	interrupted = interrupt_catch();
-	if (!json)
-		log_info("plan %s: %s; Linux %s at %s; %s", plan->name,
-			 plan_path, release, ksrc, accel_reason);
 	{
-		struct matrix_opts mo = {
-			.plan = plan,
-			.datadir = datadir,
-			.cache = cache,
-			.ksrc = ksrc,
-			.release = release,
+		struct runprep_args a = {
+			.plan = c < argc ? argv[c] : NULL,
+			.arches = arches.v,
+			.n_arches = arches.n,
+			.groups = groups.v,
+			.n_groups = groups.n,
+			.ksrc = ksrc_arg,
 			.results = results,
 			.resume = resume,
-			.accel = accel,
-			.accel_reason = accel_reason,
+			.accel = accel_arg,
 			.uri = uri,
-			.argc = argc,
-			.argv = argv,
-			.quiet = json,
 			.jobs = jobs,
 			.rebuild = rebuild,
-			.interrupted = interrupted,
+			.quiet = json,
+			.argc = argc,
+			.argv = argv,
 		};
 
-		r = matrix_run(&mo, &out, &err);
+		code = runprep_run(&a, &out, &report);
 	}
-	if (r < 0) {
-		log_error("run: %s", err.buf);
-		code = r == -EINVAL || r == -ENOENT ? BP_EXIT_USAGE
-						    : BP_EXIT_INFRA;
+	if (!out.run)
 		goto out;
-	}
-	code = out.exit_code;
-
-	/* The human-readable report (verbs/report.c); run.json when it
-	 * could not be written (report_write says why). */
-	if (report_write(out.run->dir, &report) < 0 || !report)
-		report = run_path(out.run, "run.json");
-
 	if (json)
 		puts(json_object_to_json_string_ext(
 			out.run->doc, JSON_C_TO_STRING_PRETTY |
@@ -396,6 +203,5 @@ out:
 	for (size_t i = 0; i < owned.n; i++)
 		free((char *)owned.v[i]);
 	free(owned.v);
-	json_object_put(resumed_doc);
 	return code;
 }

@@ -29,7 +29,7 @@
 #include "core/console.h"
 #include "core/kconfig.h"
 #include "core/ktap.h"
-#include "verbs/doctor.h"
+#include "engine/doctor.h"
 #include "util/strbuf.h"
 
 static double now(void)

@@ -18,6 +18,7 @@
 
 #include "adapters/accel.h"
 #include "adapters/proc.h"
+#include "engine/guesthost.h"
 
 struct fake {
 	int calls;
@@ -280,6 +281,88 @@ static void test_tmpdir_unwritable(void **state)
 	assert_int_equal(f.calls, 0);
 }
 
+/* The choice of the run's accelerator, with the same fake QEMU. */
+static int choose(const char *mode, struct fake *f, enum guest_accel *ret,
+		  char *reason)
+{
+	int r;
+
+	proc_set_dry_run(fake_run, f);
+	r = guesthost_accel(mode, &with_kvm, ret, reason,
+			    GUESTHOST_REASON_MAX);
+	proc_set_dry_run(NULL, NULL);
+	return r;
+}
+
+static void test_choose_tcg_asked(void **state)
+{
+	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
+	enum guest_accel a = GUEST_ACCEL_KVM;
+	char why[GUESTHOST_REASON_MAX];
+
+	assert_int_equal(choose("tcg", &f, &a, why), 0);
+	assert_int_equal(a, GUEST_ACCEL_TCG);
+	assert_string_equal(why, "TCG requested");
+	assert_int_equal(f.calls, 0);	/* no probe guest for TCG */
+}
+
+static void test_choose_kvm_works(void **state)
+{
+	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
+	enum guest_accel a = GUEST_ACCEL_TCG;
+	char why[GUESTHOST_REASON_MAX];
+
+	assert_int_equal(choose("auto", &f, &a, why), 0);
+	assert_int_equal(a, GUEST_ACCEL_KVM);
+	assert_string_equal(why, "KVM probe guest ran in 123 ms");
+	a = GUEST_ACCEL_TCG;
+	assert_int_equal(choose("kvm", &f, &a, why), 0);
+	assert_int_equal(a, GUEST_ACCEL_KVM);
+	assert_int_equal(f.calls, 2);
+}
+
+static void test_choose_kvm_broken(void **state)
+{
+	struct fake f = { .timed_out = true, .sig = SIGTERM };
+	enum guest_accel a = GUEST_ACCEL_KVM;
+	char why[GUESTHOST_REASON_MAX];
+
+	/* auto falls back and says why ... */
+	assert_int_equal(choose("auto", &f, &a, why), 0);
+	assert_int_equal(a, GUEST_ACCEL_TCG);
+	assert_string_equal(why, "KVM unusable: probe guest did not finish "
+				 "in 3 s; using TCG");
+	/* ... kvm does not. */
+	assert_int_equal(choose("kvm", &f, &a, why), -ENODEV);
+	assert_string_equal(why, "--accel kvm: KVM unusable: probe guest did "
+				 "not finish in 3 s");
+}
+
+static void test_choose_bad_mode(void **state)
+{
+	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
+	enum guest_accel a;
+	char why[GUESTHOST_REASON_MAX];
+
+	assert_int_equal(choose("KVM", &f, &a, why), -EINVAL);
+	assert_string_equal(why, "--accel KVM: expected auto, kvm or tcg");
+	assert_int_equal(f.calls, 0);
+}
+
+static void test_uri_default(void **state)
+{
+	assert_int_equal(setenv("LIBVIRT_DEFAULT_URI", "test:///default", 1),
+			 0);
+	assert_string_equal(guesthost_uri("qemu:///session"),
+			    "qemu:///session");
+	assert_string_equal(guesthost_uri(NULL), "test:///default");
+	setenv("LIBVIRT_DEFAULT_URI", "", 1);
+	assert_string_equal(guesthost_uri(NULL), "qemu:///system");
+	assert_string_equal(guesthost_uri(""), "qemu:///system");
+	unsetenv("LIBVIRT_DEFAULT_URI");
+	assert_string_equal(guesthost_uri(NULL), "qemu:///system");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +376,11 @@ int main(void)
 		cmocka_unit_test(test_qemu_missing),
 		cmocka_unit_test(test_tcg),
 		cmocka_unit_test(test_tmpdir_unwritable),
+		cmocka_unit_test(test_choose_tcg_asked),
+		cmocka_unit_test(test_choose_kvm_works),
+		cmocka_unit_test(test_choose_kvm_broken),
+		cmocka_unit_test(test_choose_bad_mode),
+		cmocka_unit_test(test_uri_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verbs/doctor.h"
+#include "engine/doctor.h"
 
 static struct {
 	/* answers */

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "adapters/image_guestfs.h"
+#include "engine/image.h"
 #include "core/bzimage.h"
 #include "engine/boot.h"
 #include "boot_fixture.h"

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "adapters/image_guestfs.h"
+#include "engine/image.h"
 #include "util/fileio.h"
 #include "util/paths.h"
 #include "util/strbuf.h"

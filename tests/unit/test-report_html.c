@@ -14,6 +14,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
+#include "core/html.h"
 #include "core/report_html.h"
 #include "core/runread.h"
 #include "util/fileio.h"
@@ -417,7 +418,7 @@ static void test_clean_text(void **state)
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
-		report_html_clean_text(cases[i].in, cases[i].n, &sb);
+		html_clean_text(cases[i].in, cases[i].n, &sb);
 		if (strcmp(sb.buf, cases[i].out))
 			fail_msg("case %zu: got '%s'", i, sb.buf);
 	}

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The orchestration behind `bootproof doctor`, separate from argument
- * parsing and printing so that a unit test can run it with fake host
+ * doctor: the orchestration behind `bootproof doctor` (which only parses
+ * and prints), separate so that a unit test can run it with fake host
  * checks (struct hostcheck_ops).
  */
-#ifndef BP_VERBS_DOCTOR_H
-#define BP_VERBS_DOCTOR_H
+#ifndef BP_ENGINE_DOCTOR_H
+#define BP_ENGINE_DOCTOR_H
 
 #include "adapters/hostcheck.h"
 #include "core/checks.h"

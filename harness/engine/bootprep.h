@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bootprep: `bootproof boot` from the user's request to the verdict.
+ *
+ * bootprep_prepare() turns what the user gave (a kernel and options, most
+ * of them optional) into a complete boot request: it checks the kernel is
+ * an x86 bzImage whole and of the arch asked for (or takes the arch from
+ * it), finds what lies beside it as in /boot or a kernel build tree
+ * (initrd.img-<release>, config-<release> or the tree's .config, the
+ * tree's vmlinux), checks what was given (core/bootargs), chooses the
+ * accelerator (engine/guesthost) and the libvirt URI, and makes sure of
+ * the root image with the agent (engine/image), with the kernel's modules
+ * when /lib/modules/<release> has them and the kernel has an initrd to
+ * load them from.  bootprep_boot() then opens the run directory, boots
+ * (engine/boot), closes the run and writes its report.html.
+ */
+#ifndef BP_ENGINE_BOOTPREP_H
+#define BP_ENGINE_BOOTPREP_H
+
+#include <stdbool.h>
+
+#include "core/bzimage.h"
+#include "engine/boot.h"
+#include "engine/guesthost.h"
+#include "engine/image.h"
+#include "engine/runrec.h"
+
+/* What the user asked for.  Every string is borrowed; NULL: the default. */
+struct bootprep_args {
+	const char *kernel;	/* required */
+	const char *arch;	/* "x86_64", "i386"; NULL: the kernel's */
+	const char *initrd, *config, *vmlinux; /* NULL: found beside it */
+	const char *cmdline;	/* appended to the kernel command line */
+	const char *scenarios;	/* required; "none": no disk, no agent */
+	const char *accel;	/* "auto", "kvm", "tcg" (required) */
+	const char *uri;	/* NULL: guesthost_uri() */
+	const char *allow;	/* problem kinds that do not fail: "warn,..." */
+	unsigned timeout_s, memory_mib, vcpus; /* 0: engine/boot's */
+};
+
+#define BOOTPREP_MAX_ALLOWED 32
+
+/* A prepared boot.  Owns everything req points to. */
+struct bootprep {
+	/* Complete but for what belongs to a run (name, run_dir, prefix,
+	 * stage_dir, interrupted, quiet, on_update, ud). */
+	struct boot_request req;
+	struct bzimage_info kernel; /* what the kernel says about itself */
+	char accel_reason[GUESTHOST_REASON_MAX];
+	/* Storage behind req. */
+	char *kernel_abs, *initrd, *config, *vmlinux, *modules, *allow_buf;
+	const char *allowed[BOOTPREP_MAX_ALLOWED];
+	struct image_result image;
+};
+
+/*
+ * Fill *ret (zeroed first; release with bootprep_done) from a.  Logs one
+ * error naming the option and what is wrong.  Returns 0, -EINVAL for
+ * input the user must fix, another -errno for a failure of the host (KVM
+ * asked for and unusable: -ENODEV; the image could not be built).
+ */
+int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret);
+
+/* Free what p owns; accepts a zeroed or partly prepared one. */
+void bootprep_done(struct bootprep *p);
+
+/*
+ * Boot p: a run directory under results (run.json records argc/argv and
+ * the host: accelerator and why, libvirt URI, saved as results arrive),
+ * the guest (progress lines on stderr unless quiet), then run.json,
+ * junit.xml and report.html.  *ret_run gets the run (the caller prints
+ * from run->doc, and frees it with run_free), *ret_record the boot
+ * record (owned by the run).
+ * Returns the exit code (BP_EXIT_*: 3 also when the results could not be
+ * written, whatever the kernel did), or -errno, logged, when there is no
+ * run to show (*ret_run and *ret_record untouched).
+ */
+int bootprep_boot(struct bootprep *p, const char *results, int argc,
+		  char **argv, bool quiet, struct run **ret_run,
+		  json_object **ret_record);
+
+#endif

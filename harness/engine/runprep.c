@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "engine/runprep.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bootproof.h"
+#include "core/plan.h"
+#include "engine/guesthost.h"
+#include "engine/ksrc.h"
+#include "engine/report.h"
+#include "util/interrupt.h"
+#include "util/jsonx.h"
+#include "util/log.h"
+#include "util/paths.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* The lists a run uses: the user's, or those the resumed run recorded. */
+struct names {
+	const char **v;
+	size_t n;
+};
+
+static void names_set(struct names *s, const char *const *v, size_t n)
+{
+	s->v = xrealloc(NULL, (n + 1) * sizeof(char *));
+	if (n)
+		memcpy(s->v, v, n * sizeof(char *));
+	s->n = n;
+}
+
+static void names_from_json(struct names *s, json_object *arr)
+{
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(char *));
+		s->v[s->n++] = json_object_get_string(
+			json_object_array_get_idx(arr, i));
+	}
+}
+
+static bool file_ok(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* PLAN as given, or scenarios/plans/<PLAN>[.plan] of the data directory. */
+static char *find_plan(const char *datadir, const char *arg)
+{
+	_cleanup_free_ char *dir = path_join(datadir, "scenarios/plans");
+	char *p;
+
+	if (!arg)
+		arg = "demo";
+	if (strchr(arg, '/') || file_ok(arg))
+		return strdup(arg);
+	p = path_join(dir, arg);
+	if (file_ok(p))
+		return p;
+	free(p);
+	if (asprintf(&p, "%s/%s.plan", dir, arg) < 0)
+		return NULL;
+	return p;
+}
+
+/* With --resume: what the interrupted run used, for what is not given. */
+static int from_record(const char *dir, const char *datadir, char **plan,
+		       struct names *arches, struct names *groups, char **ksrc,
+		       json_object **ret_doc)
+{
+	_cleanup_free_ char *p = path_join(dir, "run.json");
+	json_object *doc = json_object_from_file(p), *pl, *v;
+
+	if (!doc) {
+		log_error("--resume %s: cannot read %s: %s", dir, p,
+			  json_util_get_last_err());
+		return -EINVAL;
+	}
+	*ret_doc = doc;
+	pl = jsonx_get(doc, "plan");
+	if (!pl) {
+		log_error("--resume %s: %s is not the record of a `bootproof "
+			  "run` (no plan)", dir, p);
+		return -EINVAL;
+	}
+	if (!*plan && (v = jsonx_get(pl, "file")) && json_object_get_string(v)) {
+		const char *f = json_object_get_string(v);
+
+		*plan = f[0] == '/' ? strdup(f) : path_join(datadir, f);
+	}
+	if (!arches->n && (v = jsonx_get(pl, "arches")))
+		names_from_json(arches, v);
+	/* Only what --group gave: the plan's own groups come from the plan
+	 * file, resolved against its directory as the first time. */
+	if (!groups->n && (v = jsonx_get(pl, "group_args")) &&
+	    json_object_is_type(v, json_type_array))
+		names_from_json(groups, v);
+	if (!*ksrc && (v = jsonx_get(pl, "ksrc")) && json_object_get_string(v))
+		*ksrc = strdup(json_object_get_string(v));
+	return 0;
+}
+
+/* The plan file, with the arches and groups asked for; a BP_EXIT_*. */
+static int load_plan(const char *plan_path, const struct names *arches,
+		     const struct names *groups, struct plan **ret)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	int r;
+
+	r = strbuf_read_file(&sb, plan_path, 1 << 20);
+	if (r < 0) {
+		log_error_errno(r, "run: plan %s", plan_path);
+		return BP_EXIT_USAGE;
+	}
+	r = plan_parse(plan_path, sb.buf, sb.len, ret, &err);
+	if (r >= 0 && arches->n)
+		r = plan_set_arches(*ret, arches->v, arches->n, &err);
+	if (r >= 0 && groups->n)
+		r = plan_set_groups(*ret, groups->v, groups->n, &err);
+	if (r < 0) {
+		log_error("run: %s", err.buf);
+		return r == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA;
+	}
+	return BP_EXIT_OK;
+}
+
+/* The kernel tree and its release; a BP_EXIT_*. */
+static int find_ksrc(const char *ksrc_arg, const char *cache, char **ret_ksrc,
+		     char **ret_release)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_free_ char *unpack = ksrc_unpack_dir(cache,
+						      KSRC_DEFAULT_TARBALL);
+	int r;
+
+	if (!ksrc_arg && unpack &&
+	    !ksrc_is_unpacked(KSRC_DEFAULT_TARBALL, unpack))
+		log_info("unpacking %s into %s (once; a minute or two)",
+			 KSRC_DEFAULT_TARBALL, unpack);
+	r = ksrc_resolve(ksrc_arg, cache, ret_ksrc, &err);
+	if (r < 0) {
+		log_error("run: %s", err.buf);
+		return ksrc_arg && (r == -ENOENT || r == -EINVAL || r == -ENOTDIR)
+			       ? BP_EXIT_USAGE
+			       : BP_EXIT_INFRA;
+	}
+	r = ksrc_release(*ret_ksrc, ret_release);
+	if (r < 0) {
+		log_error_errno(r, "run: %s: no kernel release in its Makefile",
+				*ret_ksrc);
+		return BP_EXIT_INFRA;
+	}
+	return BP_EXIT_OK;
+}
+
+/* Everything the matrix needs is known: run it, then the report. */
+static int run_matrix(const struct runprep_args *a, struct matrix_opts *mo,
+		      struct matrix_outcome *ret, char **ret_report)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char accel_reason[GUESTHOST_REASON_MAX];
+	int r;
+
+	r = guesthost_accel(a->accel, NULL, &mo->accel, accel_reason,
+			    sizeof(accel_reason));
+	if (r < 0) {
+		log_error("%s", accel_reason);
+		return r == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA;
+	}
+	mo->accel_reason = accel_reason;
+	mo->uri = guesthost_uri(a->uri);
+	mo->interrupted = interrupt_catch();
+	if (!a->quiet)
+		log_info("plan %s: %s; Linux %s at %s; %s", mo->plan->name,
+			 mo->plan->file, mo->release, mo->ksrc, accel_reason);
+	r = matrix_run(mo, ret, &err);
+	if (r < 0) {
+		log_error("run: %s", err.buf);
+		return r == -EINVAL || r == -ENOENT ? BP_EXIT_USAGE
+						    : BP_EXIT_INFRA;
+	}
+	/* The human-readable report; run.json when it could not be
+	 * written (report_write says why). */
+	if (report_write(ret->run->dir, ret_report) < 0 || !*ret_report)
+		*ret_report = run_path(ret->run, "run.json");
+	return ret->exit_code;
+}
+
+int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
+		char **ret_report)
+{
+	_cleanup_free_ char *datadir = bp_data_dir(), *cache = bp_cache_dir();
+	_cleanup_free_ char *plan_path = NULL, *ksrc_arg = NULL, *ksrc = NULL;
+	_cleanup_free_ char *release = NULL;
+	_cleanup_plan_ struct plan *plan = NULL;
+	struct names arches, groups;
+	json_object *resumed_doc = NULL;
+	int code;
+
+	*ret = (struct matrix_outcome){ 0 };
+	*ret_report = NULL;
+	if (!datadir) {
+		log_error("run: cannot find bootproof's data directory "
+			  "(scenarios/): set BOOTPROOF_DATADIR to the source "
+			  "checkout");
+		return BP_EXIT_INFRA;
+	}
+	if (!cache)
+		return BP_EXIT_INFRA;
+	names_set(&arches, a->arches, a->n_arches);
+	names_set(&groups, a->groups, a->n_groups);
+	if (a->ksrc)
+		ksrc_arg = xstrdup(a->ksrc);
+	if (a->plan)
+		plan_path = find_plan(datadir, a->plan);
+	code = BP_EXIT_OK;
+	if (a->resume && from_record(a->resume, datadir, &plan_path, &arches,
+				     &groups, &ksrc_arg, &resumed_doc) < 0)
+		code = BP_EXIT_USAGE;
+	if (code == BP_EXIT_OK && !plan_path)
+		plan_path = find_plan(datadir, NULL);
+	if (code == BP_EXIT_OK)
+		code = load_plan(plan_path, &arches, &groups, &plan);
+	if (code == BP_EXIT_OK)
+		code = find_ksrc(ksrc_arg, cache, &ksrc, &release);
+	if (code == BP_EXIT_OK) {
+		struct matrix_opts mo = {
+			.plan = plan,
+			.datadir = datadir,
+			.cache = cache,
+			.ksrc = ksrc,
+			.release = release,
+			.results = a->results,
+			.resume = a->resume,
+			.argc = a->argc,
+			.argv = a->argv,
+			.quiet = a->quiet,
+			.jobs = a->jobs,
+			.rebuild = a->rebuild,
+		};
+
+		code = run_matrix(a, &mo, ret, ret_report);
+	}
+	free(arches.v);
+	free(groups.v);
+	json_object_put(resumed_doc);
+	return code;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * runprep: `bootproof run` from the user's request to the matrix.
+ *
+ * Finds the plan (a file, or a name in scenarios/plans/ of the data
+ * directory), takes what --resume's run.json recorded for what is not
+ * given, applies --arch and --group, resolves the kernel tree (unpacking
+ * the default tarball once into the cache), chooses the accelerator and
+ * the libvirt URI (engine/guesthost), runs the matrix (engine/matrix) and
+ * writes the run's report.html (engine/report).
+ */
+#ifndef BP_ENGINE_RUNPREP_H
+#define BP_ENGINE_RUNPREP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/matrix.h"
+
+/* What the user asked for.  Everything is borrowed; NULL: the default. */
+struct runprep_args {
+	const char *plan;	/* NULL: the resumed run's, else "demo" */
+	const char *const *arches; /* --arch: replace the plan's */
+	size_t n_arches;
+	const char *const *groups; /* --group: replace the plan's */
+	size_t n_groups;
+	const char *ksrc;	/* NULL: the resumed run's, else the tarball */
+	const char *results;	/* where run directories go (required) */
+	const char *resume;	/* a run directory to continue */
+	const char *accel;	/* "auto", "kvm", "tcg" (required) */
+	const char *uri;	/* NULL: guesthost_uri() */
+	unsigned jobs;		/* make -j; 0: the CPU count */
+	bool rebuild;		/* build even what the cache has */
+	bool quiet;		/* no progress on stderr (--json) */
+	int argc;		/* recorded in run.json */
+	char **argv;
+};
+
+/*
+ * Run it.  Logs what goes wrong, once.  Returns the exit code (BP_EXIT_*).
+ * ret->run is the run when one was opened (the caller prints from it and
+ * frees it with run_free), else NULL; then *ret_report is the path of its
+ * report.html, or of its run.json when the page could not be written
+ * (malloc'd).
+ */
+int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
+		char **ret_report);
+
+#endif
