@@ -60,7 +60,7 @@ static struct group *group_of(const char *rel, const char *name)
 
 static int setup(void **state)
 {
-	strcpy(tmp, "/tmp/test-configstage-XXXXXX");
+	snprintf(tmp, sizeof(tmp), "%s", "/tmp/test-configstage-XXXXXX");
 	assert_non_null(mkdtemp(tmp));
 	put("helper.c", "int main(void) { return 0; }\n");
 	put("base.config", "CONFIG_A=y\n");

@@ -177,7 +177,7 @@ static const struct matrix_stage_ops fake_ops = {
 
 static int setup(void **state)
 {
-	strcpy(tmp, "/tmp/test-matrix-XXXXXX");
+	snprintf(tmp, sizeof(tmp), "%s", "/tmp/test-matrix-XXXXXX");
 	assert_non_null(mkdtemp(tmp));
 	datadir = path_join(tmp, "data");
 	results = path_join(tmp, "results");

@@ -91,7 +91,7 @@ static char *base;
 
 static int setup(void **state)
 {
-	strcpy(tmp, "/tmp/test-runrec-XXXXXX");
+	snprintf(tmp, sizeof(tmp), "%s", "/tmp/test-runrec-XXXXXX");
 	assert_non_null(mkdtemp(tmp));
 	base = path_join(tmp, "results");
 	return 0;
