@@ -22,6 +22,7 @@
 #include "core/ktap.h"
 #include "core/recjson.h"
 #include "util/clock.h"
+#include "util/exitcode.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -856,16 +857,16 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 	ret->scenarios_failed = failed;
 	switch (v.verdict) {
 	case VERDICT_INFRA:
-		ret->exit_code = 3;
+		ret->exit_code = BP_EXIT_INFRA;
 		break;
 	case VERDICT_INCOMPLETE:
-		ret->exit_code = 130;
+		ret->exit_code = BP_EXIT_INTERRUPTED;
 		break;
 	case VERDICT_BOOTED:
-		ret->exit_code = failed ? 1 : 0;
+		ret->exit_code = failed ? BP_EXIT_FAIL : BP_EXIT_OK;
 		break;
 	default:
-		ret->exit_code = 1;
+		ret->exit_code = BP_EXIT_FAIL;
 	}
 	progress(s, "verdict %s: %s", boot_verdict_name(v.verdict), v.reason);
 }

@@ -58,8 +58,7 @@ struct boot_request {
 
 struct boot_outcome {
 	enum boot_verdict verdict;
-	int exit_code;		/* 0 passed, 1 kernel/scenario failure,
-				 * 2 bad input, 3 infrastructure, 130 */
+	int exit_code;		/* enum bp_exit (util/exitcode.h) */
 	size_t scenarios_failed;
 	json_object *record;	/* owned by the caller (json_object_put) */
 };

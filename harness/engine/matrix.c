@@ -26,6 +26,7 @@
 #include "engine/buildstage.h"
 #include "engine/configstage.h"
 #include "util/clock.h"
+#include "util/exitcode.h"
 #include "util/fileio.h"
 #include "util/jsonx.h"
 #include "util/log.h"
@@ -1462,11 +1463,11 @@ static int exit_code(struct matrix *m)
 	bool failed = false;
 
 	if (interrupted(m))
-		return 130;
+		return BP_EXIT_INTERRUPTED;
 	if (m->bad_input)
-		return 2;
+		return BP_EXIT_USAGE;
 	if (m->infra)
-		return 3;
+		return BP_EXIT_INFRA;
 	for (size_t i = 0; groups && i < json_object_array_length(groups); i++) {
 		enum groupverdict v;
 
@@ -1478,7 +1479,7 @@ static int exit_code(struct matrix *m)
 		if (m->cands[i].kind == PLAN_CAND_BASE &&
 		    cand_failed(rec_of(m, &m->cands[i])))
 			failed = true;
-	return failed ? 1 : 0;
+	return failed ? BP_EXIT_FAIL : BP_EXIT_OK;
 }
 
 static void run_cand(struct matrix *m, struct cand *c)
@@ -1523,7 +1524,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	struct matrix m = { .o = o };
 	int r;
 
-	ret->exit_code = 0;
+	ret->exit_code = BP_EXIT_OK;
 	ret->run = NULL;
 	r = load_groups(&m, err);
 	if (r < 0) {
@@ -1591,8 +1592,8 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	r = run_close(m.run, ret->exit_code, !interrupted(&m));
 	if (r < 0) {
 		log_error_errno(r, "cannot write the results in %s", m.run->dir);
-		if (ret->exit_code == 0)
-			ret->exit_code = 3;
+		if (ret->exit_code == BP_EXIT_OK)
+			ret->exit_code = BP_EXIT_INFRA;
 	}
 	ret->run = TAKE_PTR(m.run);
 	matrix_done(&m);

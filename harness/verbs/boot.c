@@ -506,7 +506,7 @@ int verb_boot(int argc, char **argv)
 	c = out.exit_code;
 	/* Results that could not be kept are the host's failure, whatever
 	 * the kernel did. */
-	if (e < 0 && c != 130)
+	if (e < 0 && c != BP_EXIT_INTERRUPTED)
 		c = BP_EXIT_INFRA;
 	run_free(run);
 	return c;
