@@ -343,8 +343,8 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 	char buf[64];
 
 	recjson_add_str(o, "name", r->name);
-	recjson_add_str(o, "arch", guest_arch_name(r->arch));
-	recjson_add_str(o, "accel", guest_accel_name(r->accel));
+	recjson_add_str(o, "arch", bp_arch_name(r->arch));
+	recjson_add_str(o, "accel", bp_accel_name(r->accel));
 	recjson_add_str(o, "accel_reason", r->accel_reason);
 	k = json_object_new_object();
 	recjson_add_str(k, "path", r->kernel);
@@ -949,7 +949,7 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 		strbuf_reset(&cfg);
 	s.timeout_s = req.timeout_s
 			      ? req.timeout_s
-			      : verdict_boot_timeout(req.accel == GUEST_ACCEL_KVM,
+			      : verdict_boot_timeout(req.accel == BP_ACCEL_KVM,
 						     cfg.len ? config_enabled : NULL,
 						     &cfg, &s.heavy);
 
@@ -1016,8 +1016,8 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 			goto out;
 		}
 		strbuf_reset(&err);
-		progress(&s, "starting %s guest %s (%s)", guest_arch_name(req.arch),
-			 req.name, guest_accel_name(req.accel));
+		progress(&s, "starting %s guest %s (%s)", bp_arch_name(req.arch),
+			 req.name, bp_accel_name(req.accel));
 		e = req.ops->start(req.uri, s.xml, &s.g, &err);
 		if (e == 0)
 			break;

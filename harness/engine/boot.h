@@ -28,8 +28,8 @@
 
 struct boot_request {
 	const char *name;	/* domain name, unique per run (required) */
-	enum guest_arch arch;
-	enum guest_accel accel;
+	enum bp_arch arch;
+	enum bp_accel accel;
 	const char *accel_reason; /* why this accelerator, for the record */
 	const char *uri;	/* libvirt URI (required) */
 	const char *kernel;	/* bzImage (required) */

@@ -1228,7 +1228,7 @@ static struct image_slot *image_for(struct matrix *m, const char *arch,
 	memset(s, 0, sizeof(*s));
 	s->arch = arch;
 	s->modules = modules ? xstrdup(modules) : NULL;
-	req.arch = strcmp(arch, "i386") ? IMAGE_ARCH_X86_64 : IMAGE_ARCH_I386;
+	bp_arch_from_name(arch, &req.arch);	/* a plan's: checked */
 	prog_clear(&m->prog);
 	s->err = image_ensure_with(&image_guestfs_ops, NULL, &req, &s->img,
 				   &err);
@@ -1293,8 +1293,6 @@ static void stage_boot(struct matrix *m, struct cand *c)
 	{
 		struct boot_request req = {
 			.name = c->name,
-			.arch = strcmp(c->as->arch, "i386") ? GUEST_ARCH_X86_64
-							    : GUEST_ARCH_I386,
 			.accel = m->o->accel,
 			.accel_reason = m->o->accel_reason,
 			.uri = m->o->uri,
@@ -1314,6 +1312,7 @@ static void stage_boot(struct matrix *m, struct cand *c)
 			.ud = m,
 		};
 
+		bp_arch_from_name(c->as->arch, &req.arch); /* plan: checked */
 		r = boot_run(&req, &out);
 	}
 	if (r < 0) {
@@ -1558,7 +1557,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 			host = json_object_new_object();
 			json_object_object_add(m.run->doc, "host", host);
 		}
-		recjson_add_str(host, "accel", guest_accel_name(o->accel));
+		recjson_add_str(host, "accel", bp_accel_name(o->accel));
 		recjson_add_str(host, "accel_reason", o->accel_reason);
 		recjson_add_str(host, "libvirt_uri", o->uri);
 	}

@@ -214,8 +214,8 @@ int verb_boot(int argc, char **argv)
 	const char *allowed[32];
 	size_t n_allowed = 0;
 	struct bzimage_info bi;
-	enum guest_arch arch;
-	enum guest_accel accel = GUEST_ACCEL_TCG;
+	enum bp_arch arch;
+	enum bp_accel accel = BP_ACCEL_TCG;
 	char accel_reason[512] = "";
 	struct run *run = NULL;
 	struct boot_outcome out;
@@ -286,17 +286,17 @@ int verb_boot(int argc, char **argv)
 		return BP_EXIT_USAGE;
 	}
 	if (o.arch) {
-		if (guest_arch_from_string(o.arch, &arch) < 0) {
+		if (bp_arch_parse(o.arch, &arch) < 0) {
 			log_error("--arch %s: unknown (x86_64 or i386)", o.arch);
 			return BP_EXIT_USAGE;
 		}
-		if (arch == GUEST_ARCH_I386 && bi.is_64bit) {
+		if (arch == BP_ARCH_I386 && bi.is_64bit) {
 			log_error("--kernel %s is a 64-bit kernel (%s); it cannot "
 				  "boot as --arch i386", o.kernel, bi.release);
 			return BP_EXIT_USAGE;
 		}
 	} else {
-		arch = bi.is_64bit ? GUEST_ARCH_X86_64 : GUEST_ARCH_I386;
+		arch = bi.is_64bit ? BP_ARCH_X86_64 : BP_ARCH_I386;
 	}
 	kernel_abs = realpath(o.kernel, NULL);
 
@@ -344,7 +344,7 @@ int verb_boot(int argc, char **argv)
 			return BP_EXIT_USAGE;
 		}
 		if (bootargs_check_vmlinux(o.vmlinux, eh, (size_t)n,
-					   arch == GUEST_ARCH_X86_64, &msg) < 0) {
+					   arch, &msg) < 0) {
 			log_error("%s", msg.buf);
 			return BP_EXIT_USAGE;
 		}
@@ -373,7 +373,7 @@ int verb_boot(int argc, char **argv)
 
 	/* The accelerator: KVM only when a probe guest really ran. */
 	if (!strcmp(o.accel, "tcg")) {
-		accel = GUEST_ACCEL_TCG;
+		accel = BP_ACCEL_TCG;
 		snprintf(accel_reason, sizeof(accel_reason), "TCG requested");
 	} else if (!strcmp(o.accel, "kvm") || !strcmp(o.accel, "auto")) {
 		struct accel_probe p;
@@ -381,7 +381,7 @@ int verb_boot(int argc, char **argv)
 
 		accel_probe_kvm(&po, &p);
 		if (p.usable) {
-			accel = GUEST_ACCEL_KVM;
+			accel = BP_ACCEL_KVM;
 			snprintf(accel_reason, sizeof(accel_reason),
 				 "KVM probe guest ran in %ld ms", p.elapsed_ms);
 		} else if (!strcmp(o.accel, "kvm")) {
@@ -404,8 +404,7 @@ int verb_boot(int argc, char **argv)
 	 * has them where a distro keeps them). */
 	if (with_agent) {
 		struct image_request ir = {
-			.arch = arch == GUEST_ARCH_I386 ? IMAGE_ARCH_I386
-							: IMAGE_ARCH_X86_64,
+			.arch = arch,
 		};
 		char md[300];
 
@@ -420,7 +419,7 @@ int verb_boot(int argc, char **argv)
 			return BP_EXIT_INFRA;
 	}
 
-	e = run_open(o.results, guest_arch_name(arch), "boot", argc, argv, &run);
+	e = run_open(o.results, bp_arch_name(arch), "boot", argc, argv, &run);
 	if (e < 0) {
 		log_error_errno(e, "cannot create a run directory under %s",
 				o.results);
@@ -429,7 +428,7 @@ int verb_boot(int argc, char **argv)
 	{
 		json_object *host;
 		json_object_object_get_ex(run->doc, "host", &host);
-		recjson_add_str(host, "accel", guest_accel_name(accel));
+		recjson_add_str(host, "accel", bp_accel_name(accel));
 		recjson_add_str(host, "accel_reason", accel_reason);
 		recjson_add_str(host, "libvirt_uri", o.uri);
 	}
@@ -444,7 +443,7 @@ int verb_boot(int argc, char **argv)
 	}
 	if (!o.json)
 		log_info("run %s: %s %s kernel %s, %s", run->id,
-			 guest_arch_name(arch), bi.is_64bit ? "64-bit" : "32-bit",
+			 bp_arch_name(arch), bi.is_64bit ? "64-bit" : "32-bit",
 			 bi.release, accel_reason);
 
 	interrupted = interrupt_catch();

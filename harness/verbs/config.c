@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bootproof.h"
+#include "core/arch.h"
 #include "engine/configstage.h"
 #include "engine/ksrc.h"
 #include "util/jsonx.h"
@@ -349,7 +350,7 @@ int verb_config(int argc, char **argv)
 		usage(stderr);
 		return BP_EXIT_USAGE;
 	}
-	if (strcmp(arch, "x86_64") && strcmp(arch, "i386")) {
+	if (bp_arch_from_name(arch, NULL) < 0) {
 		log_error("config: unknown arch '%s' (x86_64 or i386)", arch);
 		return BP_EXIT_USAGE;
 	}

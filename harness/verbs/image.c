@@ -43,7 +43,7 @@ static void print_json(const struct image_request *req,
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "arch", json_object_new_string(
-						  image_arch_to_string(
+						  bp_arch_name(
 							  req->arch)));
 	json_object_object_add(o, "path", json_object_new_string(res->path));
 	json_object_object_add(o, "hash", json_object_new_string(res->hash));
@@ -74,7 +74,7 @@ int verb_image(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	_cleanup_(image_result_done) struct image_result res = { .path = NULL };
-	struct image_request req = { .arch = IMAGE_ARCH_X86_64 };
+	struct image_request req = { .arch = BP_ARCH_X86_64 };
 	bool json = false;
 	int c, r;
 
@@ -82,7 +82,7 @@ int verb_image(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			if (image_arch_from_string(optarg, &req.arch) < 0) {
+			if (bp_arch_from_name(optarg, &req.arch) < 0) {
 				log_error("image: unknown architecture '%s' "
 					  "(x86_64 or i386)",
 					  optarg);

@@ -225,7 +225,7 @@ int verb_run(int argc, char **argv)
 	const char *uri = NULL;
 	json_object *resumed_doc = NULL;
 	char accel_reason[512] = "";
-	enum guest_accel accel = GUEST_ACCEL_TCG;
+	enum bp_accel accel = BP_ACCEL_TCG;
 	volatile sig_atomic_t *interrupted;
 	struct matrix_outcome out = { 0 };
 	unsigned jobs = 0;
@@ -353,7 +353,7 @@ int verb_run(int argc, char **argv)
 
 		accel_probe_kvm(&po, &p);
 		if (p.usable) {
-			accel = GUEST_ACCEL_KVM;
+			accel = BP_ACCEL_KVM;
 			snprintf(accel_reason, sizeof(accel_reason),
 				 "KVM probe guest ran in %ld ms", p.elapsed_ms);
 		} else if (!strcmp(accel_arg, "kvm")) {
