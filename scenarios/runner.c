@@ -22,12 +22,23 @@
 
 #include "agent.h"
 
+#define SCENARIO_REF(id) &scenario_##id,
+
 const struct scenario *const scenarios[] = {
-	&scenario_boot, &scenario_bpf, &scenario_cgroups,
-	&scenario_userfaultfd, &scenario_kgdb, &scenario_mm,
-	&scenario_crash, &scenario_hang, &scenario_timeout, &scenario_segv,
-	NULL,
+	BP_SCENARIOS(SCENARIO_REF) NULL,
 };
+
+static const struct scenario *const test_scenarios[] = {
+	BP_TEST_SCENARIOS(SCENARIO_REF) NULL,
+};
+
+bool scenario_test_only(const struct scenario *sc)
+{
+	for (size_t i = 0; test_scenarios[i]; i++)
+		if (test_scenarios[i] == sc)
+			return true;
+	return false;
+}
 
 const struct scenario *scenario_find(const char *name)
 {

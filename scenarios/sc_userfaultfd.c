@@ -480,12 +480,9 @@ static enum check_result check_write_protect(struct tctx *t)
 	return res;
 }
 
-static const struct check uffd_checks[] = {
-	{ "syscall", check_syscall },
-	{ "dev_userfaultfd", check_dev_userfaultfd },
-	{ "api", check_api },
-	{ "missing_copy", check_missing_copy },
-	{ "write_protect", check_write_protect },
+static const struct check userfaultfd_checks[] = {
+	CHECK(syscall), CHECK(dev_userfaultfd), CHECK(api),
+	CHECK(missing_copy), CHECK(write_protect),
 };
 
 static bool uffd_missing(char *reason, size_t n)
@@ -502,10 +499,7 @@ static bool uffd_missing(char *reason, size_t n)
 			       "userfaultfd()", reason, n);
 }
 
-const struct scenario scenario_userfaultfd = {
-	.name = "userfaultfd",
+SCENARIO_DEFINE(userfaultfd,
 	.summary = "userfaultfd: missing faults with UFFDIO_COPY, "
 		   "write-protect",
-	.missing = uffd_missing,
-	SCENARIO_CHECKS(uffd_checks),
-};
+	.missing = uffd_missing);

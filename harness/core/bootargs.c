@@ -7,13 +7,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../scenarios/contract.h"
 #include "core/arch.h"
 #include "core/console.h"
 #include "core/groups.h"
 #include "core/verdict.h"
 
 const char *const bootargs_test_scenarios[] = {
-	"crash", "hang", "timeout", "segv", NULL,
+	BP_TEST_SCENARIOS(BP_SCENARIO_NAME) NULL,
 };
 
 static void add_list(struct strbuf *err, const char *const *list)

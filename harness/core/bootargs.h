@@ -16,8 +16,8 @@
 #include "core/arch.h"
 #include "util/strbuf.h"
 
-/* Scenarios only the project's own tests ask for (scenarios/sc_testonly.c
- * and the crash/hang scenarios). */
+/* Scenarios only the project's own tests ask for: the contract's test
+ * scenarios (scenarios/contract.h), NULL-terminated. */
 extern const char *const bootargs_test_scenarios[];
 
 /* --scenarios: "none", or a comma-separated list of known scenarios

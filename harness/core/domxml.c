@@ -8,6 +8,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "../scenarios/contract.h"
 #include "util/cleanup.h"
 
 /* The writer functions return < 0 on failure; count failures once. */
@@ -126,7 +127,7 @@ static void devices(struct w *w, const struct domxml_spec *s,
 		empty_el(w, "source", "path", s->channel_file);
 	start(w, "target");
 	attr(w, "type", "virtio");
-	attr(w, "name", "org.bootproof.agent.0");
+	attr(w, "name", BP_CHANNEL_NAME);
 	end(w);
 	end(w);
 

@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../scenarios/contract.h"
 #include "core/arch.h"
 
 const char *const group_known_scenarios[] = {
-	"boot", "bpf", "cgroups", "userfaultfd", "kgdb", "mm", NULL,
+	BP_FEATURE_SCENARIOS(BP_SCENARIO_NAME) NULL,
 };
 
 bool group_in_list(const char *const *list, const char *s, size_t len)

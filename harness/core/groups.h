@@ -36,8 +36,8 @@
 #include "util/cleanup.h"
 #include "util/strbuf.h"
 
-/* The in-guest scenarios a group can name (issue 3): boot, bpf, cgroups,
- * userfaultfd, kgdb, mm.  NULL-terminated. */
+/* The in-guest scenarios a group can name: the contract's feature
+ * scenarios (scenarios/contract.h), NULL-terminated. */
 extern const char *const group_known_scenarios[];
 
 /* Is s[0..len) one of the NULL-terminated list's names? */

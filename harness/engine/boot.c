@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../scenarios/contract.h"
 #include "adapters/gdb.h"
 #include "adapters/proc.h"
 #include "core/console.h"
@@ -43,7 +44,6 @@
 #define KTAP_MAX_TESTS 4096
 /* What is read of the agent's channel file (the agent writes one line). */
 #define CHANNEL_READ_MAX (64 << 10)
-#define CHANNEL_LINE "bootproof-agent: channel ok "
 /* Least time between two records handed to on_update. */
 #define UPDATE_MIN_MS 1000
 
@@ -137,9 +137,9 @@ static void on_line(const struct console_line *l, void *ud)
 	 * /dev/console, without timestamps). */
 	if (l->timestamp < 0) {
 		ktap_feed_line(s->ktap, t, l->len);
-		if (strstr(t, "# bootproof-agent: done"))
+		if (strstr(t, BP_AGENT_DONE_LINE))
 			s->agent_done_line = true;
-		if (s->kgdb_wanted && strstr(t, "# kgdb: ready"))
+		if (s->kgdb_wanted && strstr(t, BP_KGDB_READY))
 			s->kgdb_ready = true;
 	}
 	if (s->kgdb_ready && !s->kgdb_ran &&
@@ -446,13 +446,15 @@ char *boot_cmdline(const struct boot_request *req, int kgdb_port)
 	strbuf_addstr(&sb, "console=ttyS0,115200 panic=-1 printk.time=1");
 	if (req->image) {
 		strbuf_addf(&sb, " root=/dev/vda rw init=/bootproof/agent psi=1"
-				 " bootproof.scenarios=%s bootproof.timeout=%u",
+				 " " BP_PARAM_SCENARIOS "=%s"
+				 " " BP_PARAM_TIMEOUT "=%u",
 			    req->scenarios ? req->scenarios : "boot",
 			    req->scenario_timeout_s ? req->scenario_timeout_s
 						    : 120);
 		if (kgdb_port > 0)
-			strbuf_addstr(&sb, " nokaslr bootproof.kgdb=ttyS1"
-					   " bootproof.kgdb_wait=60");
+			strbuf_addstr(&sb, " nokaslr"
+					   " " BP_PARAM_KGDB "=" BP_KGDB_TTY
+					   " " BP_PARAM_KGDB_WAIT "=60");
 	}
 	if (req->cmdline_extra && *req->cmdline_extra)
 		strbuf_addf(&sb, " %s", req->cmdline_extra);
@@ -904,8 +906,8 @@ static void read_channel(struct session *s)
 	}
 	if (!n)
 		return;
-	s->channel_line = memmem(buf, (size_t)n, CHANNEL_LINE,
-				 strlen(CHANNEL_LINE)) != NULL;
+	s->channel_line = memmem(buf, (size_t)n, BP_CHANNEL_LINE,
+				 strlen(BP_CHANNEL_LINE)) != NULL;
 	snprintf(name, sizeof(name), "%schannel.log", r->prefix ? r->prefix : "");
 	copy = path_join(r->run_dir, name);
 	if (copy && write_file_atomic(copy, buf, (size_t)n, 0644) == 0)
