@@ -217,6 +217,13 @@ int ksym_present(const char *sym);
  */
 bool feature_missing(const char *cfg, const char *ksym, int err,
 		     const char *call, char *reason, size_t n);
+/*
+ * The same for a probe call that returns an fd (errno set when < 0): an fd
+ * means the feature is there (it is closed); else feature_missing() with
+ * the call's errno.
+ */
+bool probe_missing(int fd, const char *cfg, const char *ksym,
+		   const char *call, char *reason, size_t n);
 
 /* ------------------------------------------------------------ modules.c */
 

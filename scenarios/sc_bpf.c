@@ -382,14 +382,8 @@ static const struct check bpf_checks[] = {
 
 static bool bpf_missing(char *reason, size_t n)
 {
-	int fd = map_create(1);
-
-	if (fd >= 0) {
-		close(fd);
-		return false;
-	}
-	return feature_missing("BPF_SYSCALL", "bpf_prog_get", errno,
-			       "bpf(BPF_MAP_CREATE)", reason, n);
+	return probe_missing(map_create(1), "BPF_SYSCALL", "bpf_prog_get",
+			     "bpf(BPF_MAP_CREATE)", reason, n);
 }
 
 SCENARIO_DEFINE(bpf,
