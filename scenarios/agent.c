@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../harness/util/exitcode.h"
 #include "agent.h"
 
 const struct agent_params *agent_params;
@@ -279,6 +280,14 @@ static void usage(FILE *f)
 		"KTAP on stdout.  See docs/scenarios.md.\n");
 }
 
+static void list_scenarios(void)
+{
+	for (size_t i = 0; scenarios[i]; i++)
+		printf("%-12s %s%s\n", scenarios[i]->name,
+		       scenarios[i]->summary,
+		       scenario_test_only(scenarios[i]) ? " (test-only)" : "");
+}
+
 int main(int argc, char **argv)
 {
 	static struct agent_params params;
@@ -307,26 +316,19 @@ int main(int argc, char **argv)
 				cmdline_arg = optarg;
 				break;
 			case 'l':
-				for (size_t i = 0; scenarios[i]; i++)
-					printf("%-12s %s%s\n",
-					       scenarios[i]->name,
-					       scenarios[i]->summary,
-					       scenarios[i]->flags &
-							       SC_TEST_ONLY ?
-						       " (test-only)" :
-						       "");
-				return 0;
+				list_scenarios();
+				return BP_EXIT_OK;
 			case 'h':
 				usage(stdout);
-				return 0;
+				return BP_EXIT_OK;
 			default:
 				usage(stderr);
-				return 2;
+				return BP_EXIT_USAGE;
 			}
 		}
 		if (optind < argc) {
 			usage(stderr);
-			return 2;
+			return BP_EXIT_USAGE;
 		}
 	}
 
@@ -342,9 +344,9 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < params.n_scenarios; i++) {
 		const char *name = params.scenarios[i];
 
-		if (!strcmp(name, "all")) {
+		if (!strcmp(name, BP_SCENARIOS_ALL)) {
 			for (size_t j = 0; scenarios[j]; j++) {
-				if (scenarios[j]->flags & SC_TEST_ONLY ||
+				if (scenario_test_only(scenarios[j]) ||
 				    n >= ELEMENTSOF(run))
 					continue;
 				run[n] = scenarios[j];
@@ -391,12 +393,12 @@ int main(int argc, char **argv)
 	}
 	out_note("%u passed, %u failed, %u skipped", npass, nfail, nskip);
 	if (!agent_is_pid1) {
-		out_note("done");
-		return nfail ? 1 : 0;
+		out_note(BP_AGENT_DONE);
+		return nfail ? BP_EXIT_FAIL : BP_EXIT_OK;
 	}
 	save_dmesg();
 	if (params.shell)
 		run_shell();
-	out_note("done");
+	out_note(BP_AGENT_DONE);
 	power_off();
 }

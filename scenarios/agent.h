@@ -25,6 +25,7 @@
 
 #include "../harness/util/cleanup.h"
 #include "cmdline.h"
+#include "contract.h"
 #include "ktapfmt.h"
 
 /* Indentation of a scenario's nested lines. */
@@ -49,13 +50,14 @@ struct check {
 	enum check_result (*run)(struct tctx *t);
 };
 
+/* A check whose name is the suffix of its function check_<id>. */
+#define CHECK(id) { #id, check_##id }
+
 enum scenario_flags {
-	/* Not part of "all": exists to test the harness. */
-	SC_TEST_ONLY = 1 << 0,
 	/* Changes global kernel state: refused unless running as PID 1. */
-	SC_GUEST_ONLY = 1 << 1,
+	SC_GUEST_ONLY = 1 << 0,
 	/* Runs without a time limit (the "hang" scenario). */
-	SC_NO_LIMIT = 1 << 2,
+	SC_NO_LIMIT = 1 << 1,
 };
 
 struct scenario {
@@ -74,18 +76,21 @@ struct scenario {
 	size_t n_checks;
 };
 
-#define SCENARIO_CHECKS(arr) .checks = (arr), .n_checks = ELEMENTSOF(arr)
+/*
+ * Define scenario_<id>, named "<id>", with the checks of <id>_checks and
+ * the other fields given (.summary, .flags, ...).  Every name of the
+ * contract's scenario list (contract.h) has one, and no other.
+ */
+#define SCENARIO_DEFINE(id, ...)                                          \
+	const struct scenario scenario_##id = {                           \
+		.name = #id,                                              \
+		.checks = id##_checks,                                    \
+		.n_checks = ELEMENTSOF(id##_checks),                      \
+		__VA_ARGS__                                               \
+	}
 
-extern const struct scenario scenario_boot;
-extern const struct scenario scenario_bpf;
-extern const struct scenario scenario_cgroups;
-extern const struct scenario scenario_userfaultfd;
-extern const struct scenario scenario_kgdb;
-extern const struct scenario scenario_mm;
-extern const struct scenario scenario_crash;
-extern const struct scenario scenario_hang;
-extern const struct scenario scenario_timeout;
-extern const struct scenario scenario_segv;
+#define SCENARIO_DECLARE(id) extern const struct scenario scenario_##id;
+BP_SCENARIOS(SCENARIO_DECLARE)
 
 /* ------------------------------------------------------------ agent state */
 
@@ -212,6 +217,13 @@ int ksym_present(const char *sym);
  */
 bool feature_missing(const char *cfg, const char *ksym, int err,
 		     const char *call, char *reason, size_t n);
+/*
+ * The same for a probe call that returns an fd (errno set when < 0): an fd
+ * means the feature is there (it is closed); else feature_missing() with
+ * the call's errno.
+ */
+bool probe_missing(int fd, const char *cfg, const char *ksym,
+		   const char *call, char *reason, size_t n);
 
 /* ------------------------------------------------------------ modules.c */
 
@@ -233,9 +245,11 @@ enum check_result scenario_run(const struct scenario *sc, unsigned num,
 			       const struct agent_params *p);
 /* Print the result of a scenario name that is not known. */
 enum check_result scenario_unknown(const char *name, unsigned num);
-/* The scenario table, NULL-terminated. */
+/* The scenario table, NULL-terminated, in the contract's order. */
 extern const struct scenario *const scenarios[];
 const struct scenario *scenario_find(const char *name);
+/* A test-only scenario (BP_TEST_SCENARIOS): not part of "all". */
+bool scenario_test_only(const struct scenario *sc);
 
 /* ------------------------------------------------------------ net helpers */
 

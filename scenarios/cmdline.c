@@ -62,7 +62,7 @@ static bool parse_num(const char *s, long min, long max, long *ret)
 	return true;
 }
 
-static void set_scenarios(struct agent_params *p, const char *val)
+static void add_scenarios(struct agent_params *p, const char *val)
 {
 	const char *s = val;
 
@@ -75,10 +75,10 @@ static void set_scenarios(struct agent_params *p, const char *val)
 			continue;
 		}
 		if (n >= AGENT_NAME_MAX)
-			problem(p, "bootproof.scenarios: name '%.*s' too long",
+			problem(p, BP_PARAM_SCENARIOS ": name '%.*s' too long",
 				(int)(n > 40 ? 40 : n), s);
 		else if (p->n_scenarios >= AGENT_MAX_SCENARIOS)
-			problem(p, "bootproof.scenarios: more than %d names, "
+			problem(p, BP_PARAM_SCENARIOS ": more than %d names, "
 				"'%.*s' and later ignored", AGENT_MAX_SCENARIOS,
 				(int)n, s);
 		else
@@ -88,79 +88,113 @@ static void set_scenarios(struct agent_params *p, const char *val)
 	}
 }
 
-static void set_param(struct agent_params *p, const char *name, size_t nlen,
-		      const char *val)
+static void set_scenarios(struct agent_params *p, const char *val)
+{
+	if (!val || !*val) {
+		problem(p, BP_PARAM_SCENARIOS ": empty list, running boot");
+		return;
+	}
+	add_scenarios(p, val);
+	if (p->n_scenarios == 0) {
+		problem(p, BP_PARAM_SCENARIOS "=%s: no names, running boot",
+			val);
+		snprintf(p->scenarios[0], AGENT_NAME_MAX, "boot");
+		p->n_scenarios = 1;
+	}
+}
+
+/* A number in [min, max] for parameter name, or a problem saying what was
+ * expected (what) and false. */
+static bool number(struct agent_params *p, const char *name, const char *val,
+		   long min, long max, const char *what, long *ret)
+{
+	if (val && parse_num(val, min, max, ret))
+		return true;
+	problem(p, "%s=%s: expected %s", name, val ? val : "", what);
+	return false;
+}
+
+/* Seconds in [min, 86400]; a bad value keeps *ret and says so. */
+static void seconds(struct agent_params *p, const char *name, const char *val,
+		    long min, unsigned *ret)
+{
+	char what[64];
+	long v;
+
+	snprintf(what, sizeof(what), "seconds %ld..86400, using %u", min,
+		 *ret);
+	if (number(p, name, val, min, 86400, what, &v))
+		*ret = (unsigned)v;
+}
+
+static void set_timeout(struct agent_params *p, const char *val)
+{
+	seconds(p, BP_PARAM_TIMEOUT, val, 1, &p->timeout_s);
+}
+
+static void set_kgdb_wait(struct agent_params *p, const char *val)
+{
+	seconds(p, BP_PARAM_KGDB_WAIT, val, 0, &p->kgdb_wait_s);
+}
+
+static void set_kgdb(struct agent_params *p, const char *val)
+{
+	if (!val || !*val || strlen(val) >= AGENT_NAME_MAX || strchr(val, '/'))
+		problem(p, BP_PARAM_KGDB "=%s: expected a tty name such as "
+			BP_KGDB_TTY, val ? val : "");
+	else
+		snprintf(p->kgdb_port, sizeof(p->kgdb_port), "%s", val);
+}
+
+static void set_cpus(struct agent_params *p, const char *val)
 {
 	long v;
 
-	if (name_eq(name, nlen, "bootproof.scenarios")) {
-		if (!val || !*val) {
-			problem(p, "bootproof.scenarios: empty list, "
-				"running boot");
+	if (number(p, BP_PARAM_CPUS, val, 1, 8192, "a CPU count", &v))
+		p->cpus = (int)v;
+}
+
+static void set_mem_mib(struct agent_params *p, const char *val)
+{
+	long v;
+
+	if (number(p, BP_PARAM_MEM_MIB, val, 1, 1L << 30, "MiB", &v))
+		p->mem_mib = v;
+}
+
+static void set_shell(struct agent_params *p, const char *val)
+{
+	if (!val || !strcmp(val, "1") || !strcmp(val, "y"))
+		p->shell = true;
+	else if (!strcmp(val, "0") || !strcmp(val, "n"))
+		p->shell = false;
+	else
+		problem(p, BP_PARAM_SHELL "=%s: expected 0 or 1", val);
+}
+
+/* The parameters of the contract and what each sets; val is NULL for a
+ * bare name. */
+static const struct {
+	const char *name;
+	void (*set)(struct agent_params *p, const char *val);
+} params[] = {
+	{ BP_PARAM_SCENARIOS, set_scenarios },
+	{ BP_PARAM_TIMEOUT, set_timeout },
+	{ BP_PARAM_KGDB, set_kgdb },
+	{ BP_PARAM_KGDB_WAIT, set_kgdb_wait },
+	{ BP_PARAM_CPUS, set_cpus },
+	{ BP_PARAM_MEM_MIB, set_mem_mib },
+	{ BP_PARAM_SHELL, set_shell },
+};
+
+static void set_param(struct agent_params *p, const char *name, size_t nlen,
+		      const char *val)
+{
+	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++)
+		if (name_eq(name, nlen, params[i].name)) {
+			params[i].set(p, val);
 			return;
 		}
-		set_scenarios(p, val);
-		if (p->n_scenarios == 0) {
-			problem(p, "bootproof.scenarios=%s: no names, "
-				"running boot", val);
-			snprintf(p->scenarios[0], AGENT_NAME_MAX, "boot");
-			p->n_scenarios = 1;
-		}
-		return;
-	}
-	if (name_eq(name, nlen, "bootproof.timeout")) {
-		if (val && parse_num(val, 1, 86400, &v))
-			p->timeout_s = (unsigned)v;
-		else
-			problem(p, "bootproof.timeout=%s: expected seconds "
-				"1..86400, using %u", val ? val : "",
-				p->timeout_s);
-		return;
-	}
-	if (name_eq(name, nlen, "bootproof.kgdb")) {
-		if (!val || !*val || strlen(val) >= AGENT_NAME_MAX ||
-		    strchr(val, '/'))
-			problem(p, "bootproof.kgdb=%s: expected a tty name "
-				"such as ttyS1", val ? val : "");
-		else
-			snprintf(p->kgdb_port, sizeof(p->kgdb_port), "%s",
-				 val);
-		return;
-	}
-	if (name_eq(name, nlen, "bootproof.kgdb_wait")) {
-		if (val && parse_num(val, 0, 86400, &v))
-			p->kgdb_wait_s = (unsigned)v;
-		else
-			problem(p, "bootproof.kgdb_wait=%s: expected seconds "
-				"0..86400, using %u", val ? val : "",
-				p->kgdb_wait_s);
-		return;
-	}
-	if (name_eq(name, nlen, "bootproof.cpus")) {
-		if (val && parse_num(val, 1, 8192, &v))
-			p->cpus = (int)v;
-		else
-			problem(p, "bootproof.cpus=%s: expected a CPU count",
-				val ? val : "");
-		return;
-	}
-	if (name_eq(name, nlen, "bootproof.mem_mib")) {
-		if (val && parse_num(val, 1, 1L << 30, &v))
-			p->mem_mib = v;
-		else
-			problem(p, "bootproof.mem_mib=%s: expected MiB",
-				val ? val : "");
-		return;
-	}
-	if (name_eq(name, nlen, "bootproof.shell")) {
-		if (!val || !strcmp(val, "1") || !strcmp(val, "y"))
-			p->shell = true;
-		else if (!strcmp(val, "0") || !strcmp(val, "n"))
-			p->shell = false;
-		else
-			problem(p, "bootproof.shell=%s: expected 0 or 1", val);
-		return;
-	}
 	problem(p, "unknown parameter %.*s ignored", (int)nlen, name);
 }
 
@@ -204,7 +238,8 @@ unsigned agent_params_parse(struct agent_params *p, const char *cmdline)
 			w++;
 			n--;
 		}
-		if (n < 10 || strncmp(w, "bootproof.", 10) != 0)
+		if (n < strlen(BP_PARAM_PREFIX) ||
+		    strncmp(w, BP_PARAM_PREFIX, strlen(BP_PARAM_PREFIX)) != 0)
 			continue;
 		eq = memchr(w, '=', n);
 		nlen = eq ? (size_t)(eq - w) : n;

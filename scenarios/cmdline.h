@@ -3,26 +3,23 @@
  * The agent's parameters, read from the kernel command line (/proc/cmdline).
  * Pure: no I/O; compiled into the guest agent and into a host unit test.
  *
- * Recognised (names compare with '-' and '_' equal, as the kernel does):
- *   bootproof.scenarios=a,b,c   which scenarios to run, in order (default boot;
- *                               "all" = every scenario that is not test-only)
- *   bootproof.timeout=S         per-scenario time limit in seconds (default 60)
- *   bootproof.kgdb=PORT         tty for kgdboc (e.g. ttyS1): a host debugger
- *                               is expected; absent = the kgdb scenario skips
- *   bootproof.kgdb_wait=S       how long the guest waits for the host
- *                               debugger to announce itself (default 30)
- *   bootproof.cpus=N            expected online CPUs (boot checks it)
- *   bootproof.mem_mib=M         memory given to the guest in MiB (boot
- *                               checks MemTotal against it)
- *   bootproof.shell=1           after the scenarios, run /bin/busybox sh on
- *                               the console before powering off (debugging)
- * Anything else starting with "bootproof." is reported as unknown.
+ * The parameters, their names and their format are the host's contract
+ * with the agent (contract.h: BP_PARAM_*); the defaults are the agent's:
+ *   scenarios  boot ("all" = every scenario that is not test-only)
+ *   timeout    AGENT_DEFAULT_TIMEOUT seconds per scenario
+ *   kgdb       none: the kgdb scenario skips
+ *   kgdb_wait  AGENT_DEFAULT_KGDB_WAIT seconds
+ *   cpus, mem_mib  not given: not checked
+ *   shell      0
+ * Anything else starting with BP_PARAM_PREFIX is reported as unknown.
  */
 #ifndef BP_AGENT_CMDLINE_H
 #define BP_AGENT_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "contract.h"
 
 #define AGENT_MAX_SCENARIOS 32
 #define AGENT_NAME_MAX 32

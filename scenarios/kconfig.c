@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "agent.h"
 
@@ -150,4 +151,14 @@ bool feature_missing(const char *cfg, const char *ksym, int err,
 		return true;
 	}
 	return false;
+}
+
+bool probe_missing(int fd, const char *cfg, const char *ksym,
+		   const char *call, char *reason, size_t n)
+{
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return feature_missing(cfg, ksym, errno, call, reason, n);
 }

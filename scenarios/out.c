@@ -48,7 +48,7 @@ void out_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	out_line(0, "# bootproof-agent: %s", msg);
+	out_line(0, BP_AGENT_NOTE "%s", msg);
 }
 
 static void vdiag(struct tctx *t, const char *fmt, va_list ap)

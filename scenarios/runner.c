@@ -22,12 +22,23 @@
 
 #include "agent.h"
 
+#define SCENARIO_REF(id) &scenario_##id,
+
 const struct scenario *const scenarios[] = {
-	&scenario_boot, &scenario_bpf, &scenario_cgroups,
-	&scenario_userfaultfd, &scenario_kgdb, &scenario_mm,
-	&scenario_crash, &scenario_hang, &scenario_timeout, &scenario_segv,
-	NULL,
+	BP_SCENARIOS(SCENARIO_REF) NULL,
 };
+
+static const struct scenario *const test_scenarios[] = {
+	BP_TEST_SCENARIOS(SCENARIO_REF) NULL,
+};
+
+bool scenario_test_only(const struct scenario *sc)
+{
+	for (size_t i = 0; test_scenarios[i]; i++)
+		if (test_scenarios[i] == sc)
+			return true;
+	return false;
+}
 
 const struct scenario *scenario_find(const char *name)
 {
@@ -225,46 +236,36 @@ static bool reap(pid_t pid, int *status)
 	return found;
 }
 
-enum check_result scenario_run(const struct scenario *sc, unsigned num,
-			       const struct agent_params *p)
-{
-	struct run_state st = { .sc = sc, .cur = -1 };
-	unsigned limit = 0;
-	bool done = false, timed_out = false;
-	double start = now_s(), deadline;
-	int pfd[2], status = 0, r;
-	char what[160] = "", why[160], sbuf[64];
-	pid_t pid, parent;
-	int console_level;
+/* How one scenario child ended, as the parent saw it. */
+struct child_end {
+	pid_t pid;
+	int status;
+	bool done;		/* reaped: status is valid */
+	bool timed_out;
+	unsigned limit;		/* seconds, 0: none */
+};
 
-	if ((sc->flags & SC_GUEST_ONLY) && !agent_is_pid1) {
-		out_line(0, "ok %u %s # SKIP not PID 1: refusing to change "
-			 "the kernel state of a machine that is not a test "
-			 "guest", num, sc->name);
-		return CHECK_SKIP;
-	}
-	if (!(sc->flags & SC_NO_LIMIT))
-		limit = p->timeout_s + (sc->extra_time ? sc->extra_time(p) : 0);
-	/* A check may lower the console log level (kmsg.c); a killed one
-	 * cannot put it back. */
-	console_level = read_console_level();
+/*
+ * Fork the scenario's child with a pipe back to us.  0 with *ret_pid and
+ * *ret_fd (the read end, non-blocking), or -errno with nothing left open.
+ */
+static int spawn(const struct scenario *sc, pid_t *ret_pid, int *ret_fd)
+{
+	int pfd[2], r;
+	pid_t pid, parent;
+
 	r = sigchld_setup();
-	if (r == 0 && pipe2(pfd, O_CLOEXEC) < 0)
-		r = -errno;
-	if (r < 0) {
-		out_line(0, "not ok %u %s # ERROR agent: cannot set up: %s",
-			 num, sc->name, errname(r));
-		return CHECK_FAIL;
-	}
+	if (r < 0)
+		return r;
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		r = -errno;
 		close(pfd[0]);
 		close(pfd[1]);
-		out_line(0, "not ok %u %s # ERROR agent: fork: %s", num,
-			 sc->name, errname(r));
-		return CHECK_FAIL;
+		return r;
 	}
 	if (pid == 0) {
 		close(pfd[0]);
@@ -274,29 +275,41 @@ enum check_result scenario_run(const struct scenario *sc, unsigned num,
 	setpgid(pid, pid);
 	close(pfd[1]);
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-	deadline = start + limit;
+	*ret_pid = pid;
+	*ret_fd = pfd[0];
+	return 0;
+}
 
-	while (!done) {
+/*
+ * Follow the child's messages until it exits or its time is up, then make
+ * sure nothing of the scenario is left running (its whole process group
+ * is killed either way).
+ */
+static void supervise(int fd, double start, struct run_state *st,
+		      struct child_end *e)
+{
+	double deadline = start + e->limit;
+
+	while (!e->done) {
 		struct pollfd fds[2] = {
 			{ .fd = sigchld_fd, .events = POLLIN },
-			{ .fd = pfd[0], .events = POLLIN },
+			{ .fd = fd, .events = POLLIN },
 		};
 		int ms = -1;
 
-		if (limit) {
+		if (e->limit) {
 			double left = deadline - now_s();
 
 			if (left <= 0) {
-				timed_out = true;
+				e->timed_out = true;
 				break;
 			}
 			ms = (int)(left * 1000) + 1;
 		}
-		r = poll(fds, 2, ms);
-		if (r < 0 && errno != EINTR)
+		if (poll(fds, 2, ms) < 0 && errno != EINTR)
 			break;
 		if (fds[1].revents & POLLIN)
-			drain(pfd[0], &st);
+			drain(fd, st);
 		if (fds[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
@@ -304,110 +317,152 @@ enum check_result scenario_run(const struct scenario *sc, unsigned num,
 				;
 		}
 		/* Also catches a SIGCHLD merged with an earlier one. */
-		done = reap(pid, &status);
+		e->done = reap(e->pid, &e->status);
 		if (fds[1].revents & POLLHUP && !(fds[1].revents & POLLIN) &&
-		    !done) {
+		    !e->done) {
 			/* Pipe closed but child alive: keep waiting on it. */
 			sleep_ms(10);
 		}
 	}
-	if (!done) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		done = wait_timeout(pid, &status, 10000) == 0;
-		reap(-1, &r);
+	if (!e->done) {
+		int ignored;
+
+		kill(-e->pid, SIGKILL);
+		kill(e->pid, SIGKILL);
+		e->done = wait_timeout(e->pid, &e->status, 10000) == 0;
+		reap(-1, &ignored);
 	} else {
 		/* Leftovers of the scenario in its process group. */
-		kill(-pid, SIGKILL);
+		kill(-e->pid, SIGKILL);
 	}
-	drain(pfd[0], &st);
-	close(pfd[0]);
+	drain(fd, st);
+}
+
+/* Every check reported its end: the scenario's own result. */
+static enum check_result report_completed(const struct scenario *sc,
+					  unsigned num,
+					  const struct run_state *st,
+					  double start)
+{
+	unsigned nfail = 0, nskip = 0;
+	char failed[512] = "";
+
+	for (size_t i = 0; i < sc->n_checks && i < MAX_CHECKS; i++) {
+		if (st->res[i] == CHECK_FAIL) {
+			size_t used = strlen(failed);
+
+			nfail++;
+			snprintf(failed + used, sizeof(failed) - used, "%s%s",
+				 used ? ", " : "", sc->checks[i].name);
+		} else if (st->res[i] == CHECK_SKIP) {
+			nskip++;
+		}
+	}
+	if (nfail) {
+		out_line(0, "# %s: %u of %zu checks failed: %s", sc->name,
+			 nfail, sc->n_checks, failed);
+		out_line(0, "not ok %u %s", num, sc->name);
+		return CHECK_FAIL;
+	}
+	out_line(0, "# %s: %zu checks, %u skipped, %.1f s", sc->name,
+		 sc->n_checks, nskip, now_s() - start);
+	if (nskip == sc->n_checks) {
+		out_line(0, "ok %u %s # SKIP all checks skipped: %s", num,
+			 sc->name, st->skips);
+		return CHECK_SKIP;
+	}
+	out_line(0, "ok %u %s", num, sc->name);
+	return CHECK_PASS;
+}
+
+/*
+ * Crashed, killed, timed out, or ended without reporting all: print the
+ * nested lines the child could not (the plan stays complete) and fail.
+ */
+static enum check_result report_ended_early(const struct scenario *sc,
+					    unsigned num,
+					    const struct run_state *st,
+					    const struct child_end *e)
+{
+	const char *directive = e->timed_out ? "TIMEOUT" : "ERROR";
+	char what[160], why[160], sbuf[64];
+
+	if (e->timed_out)
+		snprintf(what, sizeof(what), "timed out after %u s", e->limit);
+	else if (!e->done)
+		snprintf(what, sizeof(what), "could not be waited for");
+	else
+		snprintf(what, sizeof(what), "%s",
+			 status_str(e->status, sbuf, sizeof(sbuf)));
+	/* The directive's data: "TIMEOUT 60 s", "ERROR killed by SIGSEGV". */
+	if (e->timed_out)
+		snprintf(why, sizeof(why), "%u s", e->limit);
+	else
+		snprintf(why, sizeof(why), "%s", what);
+	for (size_t i = st->ended; st->header && i < sc->n_checks; i++) {
+		bool cur = (int)i == st->cur;
+		char line[KTAPFMT_LINE_MAX];
+		size_t len;
+
+		len = ktapfmt_result(line, sizeof(line), SUB, !cur,
+				     (unsigned)i + 1, sc->checks[i].name,
+				     cur ? directive : "SKIP",
+				     cur ? why : "not run: scenario ended early");
+		out_line(0, "%.*s", (int)len - 1, line);
+	}
+	if (st->cur >= 0)
+		out_line(0, "# %s: %s in check %s", sc->name, what,
+			 sc->checks[st->cur].name);
+	else
+		out_line(0, "# %s: %s (%u of %zu checks reported)", sc->name,
+			 what, st->ended, sc->n_checks);
+	if (!e->done)
+		out_line(0, "# %s: process %d did not exit after SIGKILL",
+			 sc->name, (int)e->pid);
+	out_line(0, "not ok %u %s # %s %s", num, sc->name, directive, why);
+	return CHECK_FAIL;
+}
+
+enum check_result scenario_run(const struct scenario *sc, unsigned num,
+			       const struct agent_params *p)
+{
+	struct run_state st = { .sc = sc, .cur = -1 };
+	struct child_end e = { .pid = -1 };
+	double start = now_s();
+	int fd = -1, r, console_level;
+	bool exited_ok;
+
+	if ((sc->flags & SC_GUEST_ONLY) && !agent_is_pid1) {
+		out_line(0, "ok %u %s # SKIP not PID 1: refusing to change "
+			 "the kernel state of a machine that is not a test "
+			 "guest", num, sc->name);
+		return CHECK_SKIP;
+	}
+	if (!(sc->flags & SC_NO_LIMIT))
+		e.limit = p->timeout_s + (sc->extra_time ? sc->extra_time(p) : 0);
+	/* A check may lower the console log level (kmsg.c); a killed one
+	 * cannot put it back. */
+	console_level = read_console_level();
+	r = spawn(sc, &e.pid, &fd);
+	if (r < 0) {
+		out_line(0, "not ok %u %s # ERROR agent: cannot start the "
+			 "scenario: %s", num, sc->name, errname(r));
+		return CHECK_FAIL;
+	}
+	supervise(fd, start, &st, &e);
+	close(fd);
 	if (console_level > 0 && read_console_level() != console_level)
 		klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL,
 			console_level);
 
-	if (!timed_out && done && WIFEXITED(status) &&
-	    WEXITSTATUS(status) == 0 && st.missing) {
+	exited_ok = !e.timed_out && e.done && WIFEXITED(e.status) &&
+		    WEXITSTATUS(e.status) == 0;
+	if (exited_ok && st.missing) {
 		out_line(0, "ok %u %s # SKIP %s", num, sc->name,
 			 st.missing_reason);
 		return CHECK_SKIP;
 	}
-	if (!timed_out && done && WIFEXITED(status) &&
-	    WEXITSTATUS(status) == 0 && st.header &&
-	    st.ended == sc->n_checks) {
-		unsigned nfail = 0, nskip = 0;
-		char failed[512] = "";
-
-		for (size_t i = 0; i < sc->n_checks && i < MAX_CHECKS; i++) {
-			if (st.res[i] == CHECK_FAIL) {
-				size_t used = strlen(failed);
-
-				nfail++;
-				snprintf(failed + used, sizeof(failed) - used,
-					 "%s%s", used ? ", " : "",
-					 sc->checks[i].name);
-			} else if (st.res[i] == CHECK_SKIP) {
-				nskip++;
-			}
-		}
-		if (nfail) {
-			out_line(0, "# %s: %u of %zu checks failed: %s",
-				 sc->name, nfail, sc->n_checks, failed);
-			out_line(0, "not ok %u %s", num, sc->name);
-			return CHECK_FAIL;
-		}
-		out_line(0, "# %s: %zu checks, %u skipped, %.1f s", sc->name,
-			 sc->n_checks, nskip, now_s() - start);
-		if (nskip == sc->n_checks) {
-			out_line(0, "ok %u %s # SKIP all checks skipped: %s",
-				 num, sc->name, st.skips);
-			return CHECK_SKIP;
-		}
-		out_line(0, "ok %u %s", num, sc->name);
-		return CHECK_PASS;
-	}
-
-	/* Crashed, killed, timed out, or ended without reporting all. */
-	if (timed_out)
-		snprintf(what, sizeof(what), "timed out after %u s", limit);
-	else if (!done)
-		snprintf(what, sizeof(what), "could not be waited for");
-	else
-		snprintf(what, sizeof(what), "%s",
-			 status_str(status, sbuf, sizeof(sbuf)));
-	/* The directive's data: "TIMEOUT 60 s", "ERROR killed by SIGSEGV". */
-	if (timed_out)
-		snprintf(why, sizeof(why), "%u s", limit);
-	else
-		snprintf(why, sizeof(why), "%s", what);
-	if (st.header) {
-		for (size_t i = st.ended; i < sc->n_checks; i++) {
-			char line[KTAPFMT_LINE_MAX];
-			size_t len;
-
-			if ((int)i == st.cur)
-				len = ktapfmt_result(
-					line, sizeof(line), SUB, false,
-					(unsigned)i + 1, sc->checks[i].name,
-					timed_out ? "TIMEOUT" : "ERROR", why);
-			else
-				len = ktapfmt_result(
-					line, sizeof(line), SUB, true,
-					(unsigned)i + 1, sc->checks[i].name,
-					"SKIP", "not run: scenario ended early");
-			out_line(0, "%.*s", (int)len - 1, line);
-		}
-	}
-	if (st.cur >= 0)
-		out_line(0, "# %s: %s in check %s", sc->name, what,
-			 sc->checks[st.cur].name);
-	else
-		out_line(0, "# %s: %s (%u of %zu checks reported)", sc->name,
-			 what, st.ended, sc->n_checks);
-	if (!done)
-		out_line(0, "# %s: process %d did not exit after SIGKILL",
-			 sc->name, (int)pid);
-	out_line(0, "not ok %u %s # %s %s", num, sc->name,
-		 timed_out ? "TIMEOUT" : "ERROR", why);
-	return CHECK_FAIL;
+	if (exited_ok && st.header && st.ended == sc->n_checks)
+		return report_completed(sc, num, &st, start);
+	return report_ended_early(sc, num, &st, &e);
 }

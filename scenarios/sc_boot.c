@@ -487,14 +487,14 @@ static enum check_result check_virtio_rng(struct tctx *t)
 }
 
 /*
- * Write "bootproof-agent: <what> ok <release><eol>" to dev without
+ * Write "<prefix><release><eol>" to dev without
  * blocking.  maybe_closed: the host side may not be connected; a write
  * that would block then means it is not (virtio_console returns EAGAIN
  * for a port whose host side is closed), and nothing is written, which is
  * not a failure.
  */
 static enum check_result write_ok_line(struct tctx *t, const char *dev,
-				       const char *what, const char *eol,
+				       const char *prefix, const char *eol,
 				       bool maybe_closed)
 {
 	_cleanup_close_ int fd = -1;
@@ -507,8 +507,8 @@ static enum check_result write_ok_line(struct tctx *t, const char *dev,
 	if (fd < 0)
 		return fail(t, "open %s: %s", dev, errname(errno));
 	uname(&u);
-	len = (size_t)snprintf(line, sizeof(line), "bootproof-agent: %s ok %s%s",
-			       what, u.release, eol);
+	len = (size_t)snprintf(line, sizeof(line), "%s%s%s", prefix, u.release,
+			       eol);
 	w = write(fd, line, len);
 	if (w < 0 && errno == EAGAIN && maybe_closed) {
 		diag(t, "host side of %s not connected (a write would block): "
@@ -547,7 +547,8 @@ static enum check_result check_virtio_console(struct tctx *t)
 	if (!dev[0])
 		return fail(t, "virtio_console bound but no hvc0 appeared "
 			       "(no virtconsole port attached?)");
-	return write_ok_line(t, dev, "hvc0", "\r\n", false);
+	return write_ok_line(t, dev, "bootproof-agent: hvc0 ok ", "\r\n",
+			     false);
 }
 
 /*
@@ -559,7 +560,7 @@ static enum check_result check_virtio_console(struct tctx *t)
  * a host side nobody opened (a pty) gets nothing, and the diagnostic says
  * so.
  */
-#define AGENT_CHANNEL "org.bootproof.agent.0"
+#define AGENT_CHANNEL BP_CHANNEL_NAME
 
 static bool find_port(const char *want, char *port, size_t n)
 {
@@ -607,7 +608,7 @@ static enum check_result check_virtio_channel(struct tctx *t)
 		return fail(t, "port %s is %s but %s did not appear",
 			    AGENT_CHANNEL, port, dev);
 	diag(t, "%s is %s", AGENT_CHANNEL, dev);
-	return write_ok_line(t, dev, "channel", "\n", true);
+	return write_ok_line(t, dev, BP_CHANNEL_LINE, "\n", true);
 }
 
 /*
@@ -681,21 +682,12 @@ static enum check_result check_pvpanic(struct tctx *t)
 }
 
 static const struct check boot_checks[] = {
-	{ "kernel", check_kernel },
-	{ "cpus", check_cpus },
-	{ "memory", check_memory },
-	{ "virtio_blk", check_virtio_blk },
-	{ "virtio_net", check_virtio_net },
-	{ "virtio_rng", check_virtio_rng },
-	{ "virtio_console", check_virtio_console },
-	{ "virtio_channel", check_virtio_channel },
-	{ "pvpanic", check_pvpanic },
+	CHECK(kernel), CHECK(cpus), CHECK(memory), CHECK(virtio_blk),
+	CHECK(virtio_net), CHECK(virtio_rng), CHECK(virtio_console),
+	CHECK(virtio_channel), CHECK(pvpanic),
 };
 
-const struct scenario scenario_boot = {
-	.name = "boot",
+SCENARIO_DEFINE(boot,
 	.summary = "kernel, CPUs, memory, virtio-blk/net/rng/console, "
 		   "the agent's virtio-serial channel, pvpanic",
-	.flags = SC_GUEST_ONLY,
-	SCENARIO_CHECKS(boot_checks),
-};
+	.flags = SC_GUEST_ONLY);

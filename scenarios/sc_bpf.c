@@ -376,29 +376,17 @@ static enum check_result check_lsm(struct tctx *t)
 }
 
 static const struct check bpf_checks[] = {
-	{ "map_array", check_map_array },
-	{ "socket_filter", check_socket_filter },
-	{ "jit", check_jit },
-	{ "bpffs_pin", check_bpffs_pin },
-	{ "lsm", check_lsm },
+	CHECK(map_array), CHECK(socket_filter), CHECK(jit), CHECK(bpffs_pin),
+	CHECK(lsm),
 };
 
 static bool bpf_missing(char *reason, size_t n)
 {
-	int fd = map_create(1);
-
-	if (fd >= 0) {
-		close(fd);
-		return false;
-	}
-	return feature_missing("BPF_SYSCALL", "bpf_prog_get", errno,
-			       "bpf(BPF_MAP_CREATE)", reason, n);
+	return probe_missing(map_create(1), "BPF_SYSCALL", "bpf_prog_get",
+			     "bpf(BPF_MAP_CREATE)", reason, n);
 }
 
-const struct scenario scenario_bpf = {
-	.name = "bpf",
+SCENARIO_DEFINE(bpf,
 	.summary = "bpf(): array map, socket filter on real packets, JIT, "
 		   "bpffs, BPF LSM",
-	.missing = bpf_missing,
-	SCENARIO_CHECKS(bpf_checks),
-};
+	.missing = bpf_missing);

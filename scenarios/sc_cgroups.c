@@ -853,22 +853,13 @@ static enum check_result check_psi(struct tctx *t)
 	return CHECK_PASS;
 }
 
-static const struct check cgroup_checks[] = {
-	{ "controllers", check_controllers },
-	{ "move_process", check_move_process },
-	{ "pids_max", check_pids_max },
-	{ "memory_max", check_memory_max },
-	{ "freeze", check_freeze },
-	{ "userns", check_userns },
-	{ "mountns", check_mountns },
-	{ "pidns", check_pidns },
-	{ "psi", check_psi },
+static const struct check cgroups_checks[] = {
+	CHECK(controllers), CHECK(move_process), CHECK(pids_max),
+	CHECK(memory_max), CHECK(freeze), CHECK(userns), CHECK(mountns),
+	CHECK(pidns), CHECK(psi),
 };
 
-const struct scenario scenario_cgroups = {
-	.name = "cgroups",
+SCENARIO_DEFINE(cgroups,
 	.summary = "cgroup v2 controllers, pids/memory limits, freezer; "
 		   "user/mount/PID namespaces; PSI",
-	.flags = SC_GUEST_ONLY,
-	SCENARIO_CHECKS(cgroup_checks),
-};
+	.flags = SC_GUEST_ONLY);

@@ -174,8 +174,8 @@ static enum check_result check_host_debugger(struct tctx *t)
 	}
 	tcflush(fd, TCIFLUSH);
 	/* The line the host waits for: exactly this text. */
-	out_line(SUB, "# kgdb: ready port=%s wait=%u", agent_params->kgdb_port,
-		 agent_params->kgdb_wait_s);
+	out_line(SUB, BP_KGDB_READY " port=%s wait=%u",
+		 agent_params->kgdb_port, agent_params->kgdb_wait_s);
 	start = now_s();
 	p.fd = fd;
 	p.events = POLLIN;
@@ -240,10 +240,7 @@ static enum check_result check_resumed(struct tctx *t)
 }
 
 static const struct check kgdb_checks[] = {
-	{ "kgdbts", check_kgdbts },
-	{ "kgdboc", check_kgdboc },
-	{ "host_debugger", check_host_debugger },
-	{ "resumed", check_resumed },
+	CHECK(kgdbts), CHECK(kgdboc), CHECK(host_debugger), CHECK(resumed),
 };
 
 static bool kgdb_missing(char *reason, size_t n)
@@ -271,12 +268,9 @@ static unsigned kgdb_extra(const struct agent_params *p)
 	return p->kgdb_wait_s + KGDBTS_TIME;
 }
 
-const struct scenario scenario_kgdb = {
-	.name = "kgdb",
+SCENARIO_DEFINE(kgdb,
 	.summary = "kgdboc on a serial port, enter kgdb with sysrq-g, resume "
 		   "after the host debugger",
 	.flags = SC_GUEST_ONLY,
 	.missing = kgdb_missing,
-	.extra_time = kgdb_extra,
-	SCENARIO_CHECKS(kgdb_checks),
-};
+	.extra_time = kgdb_extra);

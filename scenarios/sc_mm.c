@@ -217,14 +217,9 @@ static enum check_result check_mglru(struct tctx *t)
 }
 
 static const struct check mm_checks[] = {
-	{ "ksm", check_ksm },
-	{ "thp", check_thp },
-	{ "mglru", check_mglru },
+	CHECK(ksm), CHECK(thp), CHECK(mglru),
 };
 
-const struct scenario scenario_mm = {
-	.name = "mm",
+SCENARIO_DEFINE(mm,
 	.summary = "KSM merging, transparent huge pages, multi-gen LRU",
-	.flags = SC_GUEST_ONLY,
-	SCENARIO_CHECKS(mm_checks),
-};
+	.flags = SC_GUEST_ONLY);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Scenarios that exist to test the harness and the agent's runner, never
- * part of "all":
+ * part of "all" (contract.h: BP_TEST_SCENARIOS):
  *   crash    sysrq-c: the kernel must panic (the harness reports PANIC)
  *   hang     never finishes, no time limit (the harness reports HUNG)
  *   timeout  a check that never finishes within bootproof.timeout (the
@@ -35,15 +35,12 @@ static enum check_result check_sysrq_c(struct tctx *t)
 }
 
 static const struct check crash_checks[] = {
-	{ "sysrq_c", check_sysrq_c },
+	CHECK(sysrq_c),
 };
 
-const struct scenario scenario_crash = {
-	.name = "crash",
+SCENARIO_DEFINE(crash,
 	.summary = "panic the kernel with sysrq-c",
-	.flags = SC_TEST_ONLY | SC_GUEST_ONLY,
-	SCENARIO_CHECKS(crash_checks),
-};
+	.flags = SC_GUEST_ONLY);
 
 static enum check_result check_forever(struct tctx *t)
 {
@@ -55,15 +52,12 @@ static enum check_result check_forever(struct tctx *t)
 }
 
 static const struct check hang_checks[] = {
-	{ "forever", check_forever },
+	CHECK(forever),
 };
 
-const struct scenario scenario_hang = {
-	.name = "hang",
+SCENARIO_DEFINE(hang,
 	.summary = "never finish (the harness must report HUNG)",
-	.flags = SC_TEST_ONLY | SC_NO_LIMIT,
-	SCENARIO_CHECKS(hang_checks),
-};
+	.flags = SC_NO_LIMIT);
 
 static enum check_result check_ok(struct tctx *t)
 {
@@ -79,17 +73,11 @@ static enum check_result check_sleep(struct tctx *t)
 }
 
 static const struct check timeout_checks[] = {
-	{ "before", check_ok },
-	{ "sleep", check_sleep },
-	{ "after", check_ok },
+	{ "before", check_ok }, CHECK(sleep), { "after", check_ok },
 };
 
-const struct scenario scenario_timeout = {
-	.name = "timeout",
-	.summary = "a check that exceeds the time limit",
-	.flags = SC_TEST_ONLY,
-	SCENARIO_CHECKS(timeout_checks),
-};
+SCENARIO_DEFINE(timeout,
+	.summary = "a check that exceeds the time limit");
 
 /* Not visible to the optimiser: the load below is a real fault. */
 static int *volatile null_ptr;
@@ -101,14 +89,8 @@ static enum check_result check_null_deref(struct tctx *t)
 }
 
 static const struct check segv_checks[] = {
-	{ "before", check_ok },
-	{ "null_deref", check_null_deref },
-	{ "after", check_ok },
+	{ "before", check_ok }, CHECK(null_deref), { "after", check_ok },
 };
 
-const struct scenario scenario_segv = {
-	.name = "segv",
-	.summary = "a check that crashes with SIGSEGV",
-	.flags = SC_TEST_ONLY,
-	SCENARIO_CHECKS(segv_checks),
-};
+SCENARIO_DEFINE(segv,
+	.summary = "a check that crashes with SIGSEGV");

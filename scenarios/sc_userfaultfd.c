@@ -232,6 +232,20 @@ static bool futex_time32_missing(void)
 static uint64_t features;
 static bool api_ok;
 
+/* fd from uffd_open() (the call's errno when < 0): the UFFDIO_API
+ * handshake, *ret the offered features; CHECK_FAIL said why. */
+static enum check_result uffd_ready(struct tctx *t, int fd, uint64_t *ret)
+{
+	int r;
+
+	if (fd < 0)
+		return fail(t, "userfaultfd(): %s", errname(errno));
+	r = uffd_api(fd, ret);
+	if (r < 0)
+		return fail(t, "UFFDIO_API: %s", errname(r));
+	return CHECK_PASS;
+}
+
 static enum check_result check_syscall(struct tctx *t)
 {
 	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
@@ -283,13 +297,9 @@ static enum check_result check_api(struct tctx *t)
 	};
 	_cleanup_close_ int fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
 	char list[512] = "";
-	int r;
 
-	if (fd < 0)
-		return fail(t, "userfaultfd(): %s", errname(errno));
-	r = uffd_api(fd, &features);
-	if (r < 0)
-		return fail(t, "UFFDIO_API: %s", errname(r));
+	if (uffd_ready(t, fd, &features) != CHECK_PASS)
+		return CHECK_FAIL;
 	api_ok = true;
 	for (size_t i = 0; i < ELEMENTSOF(names); i++) {
 		size_t used = strlen(list);
@@ -329,11 +339,8 @@ static enum check_result check_missing_copy(struct tctx *t)
 	char *base;
 	int r;
 
-	if (fd < 0)
-		return fail(t, "userfaultfd(): %s", errname(errno));
-	r = uffd_api(fd, &f);
-	if (r < 0)
-		return fail(t, "UFFDIO_API: %s", errname(r));
+	if (uffd_ready(t, fd, &f) != CHECK_PASS)
+		return CHECK_FAIL;
 	base = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (base == MAP_FAILED)
@@ -480,32 +487,20 @@ static enum check_result check_write_protect(struct tctx *t)
 	return res;
 }
 
-static const struct check uffd_checks[] = {
-	{ "syscall", check_syscall },
-	{ "dev_userfaultfd", check_dev_userfaultfd },
-	{ "api", check_api },
-	{ "missing_copy", check_missing_copy },
-	{ "write_protect", check_write_protect },
+static const struct check userfaultfd_checks[] = {
+	CHECK(syscall), CHECK(dev_userfaultfd), CHECK(api),
+	CHECK(missing_copy), CHECK(write_protect),
 };
 
 static bool uffd_missing(char *reason, size_t n)
 {
-	int fd;
-
 	page_size = sysconf(_SC_PAGESIZE);
-	fd = uffd_open(O_CLOEXEC | O_NONBLOCK);
-	if (fd >= 0) {
-		close(fd);
-		return false;
-	}
-	return feature_missing("USERFAULTFD", "userfaultfd_unmap_prep", errno,
-			       "userfaultfd()", reason, n);
+	return probe_missing(uffd_open(O_CLOEXEC | O_NONBLOCK), "USERFAULTFD",
+			     "userfaultfd_unmap_prep", "userfaultfd()", reason,
+			     n);
 }
 
-const struct scenario scenario_userfaultfd = {
-	.name = "userfaultfd",
+SCENARIO_DEFINE(userfaultfd,
 	.summary = "userfaultfd: missing faults with UFFDIO_COPY, "
 		   "write-protect",
-	.missing = uffd_missing,
-	SCENARIO_CHECKS(uffd_checks),
-};
+	.missing = uffd_missing);

@@ -24,6 +24,7 @@
 #include <libvirt/virterror.h>
 
 #include "adapters/proc.h"
+#include "core/arch.h"
 #include "core/virtcaps.h"
 #include "util/cleanup.h"
 #include "util/fileio.h"
@@ -369,8 +370,10 @@ static void check_libvirt(const char *uri_in, struct check_list *out,
 		strbuf_addstr(&ver, "?");
 	check_list_add(out, "libvirt", CHECK_OK, true, NULL,
 		       "connected to %s (%s)", canon ? canon : uri, ver.buf);
-	check_domcaps(conn, "x86_64", true, info->qemu_driver, out);
-	check_domcaps(conn, "i686", false, info->qemu_driver, out);
+	check_domcaps(conn, bp_arch_info(BP_ARCH_X86_64)->libvirt_arch, true,
+		      info->qemu_driver, out);
+	check_domcaps(conn, bp_arch_info(BP_ARCH_I386)->libvirt_arch, false,
+		      info->qemu_driver, out);
 	check_qemu_user(conn, canon ? canon : uri, out, info);
 }
 
@@ -769,8 +772,10 @@ static void check_compiler(const char *cc_in, struct check_list *out)
 		return;
 	}
 
-	ok64 = compile_static(cc, dir, "-m64", "hello64", &why64);
-	ok32 = compile_static(cc, dir, "-m32", "hello32", &why32);
+	ok64 = compile_static(cc, dir, bp_arch_info(BP_ARCH_X86_64)->cc_flag,
+			      "hello64", &why64);
+	ok32 = compile_static(cc, dir, bp_arch_info(BP_ARCH_I386)->cc_flag,
+			      "hello32", &why32);
 	if (ok64) {
 		const char *argv[] = { "./hello64", NULL };
 		struct proc_cmd cmd = { .argv = argv, .cwd = dir,

@@ -2,16 +2,19 @@
 #include "core/bootargs.h"
 
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <string.h>
 #include <strings.h>
 
+#include "../scenarios/contract.h"
+#include "core/arch.h"
 #include "core/console.h"
 #include "core/groups.h"
 #include "core/verdict.h"
 
 const char *const bootargs_test_scenarios[] = {
-	"crash", "hang", "timeout", "segv", NULL,
+	BP_TEST_SCENARIOS(BP_SCENARIO_NAME) NULL,
 };
 
 static void add_list(struct strbuf *err, const char *const *list)
@@ -139,22 +142,29 @@ int bootargs_check_config(const char *path, const char *buf, size_t len,
 
 static const char *machine_name(unsigned m)
 {
+	for (unsigned a = 0; a < BP_ARCH_COUNT; a++)
+		if (bp_arch_info(a)->elf_machine == m)
+			return bp_arch_info(a)->elf_machine_name;
 	switch (m) {
-	case 3: return "i386";
-	case 62: return "x86-64";
-	case 40: return "ARM";
-	case 183: return "AArch64";
-	case 243: return "RISC-V";
+	case EM_ARM: return "ARM";
+	case EM_AARCH64: return "AArch64";
+	case EM_RISCV: return "RISC-V";
 	default: return NULL;
 	}
 }
 
 int bootargs_check_vmlinux(const char *path, const unsigned char *hdr,
-			   size_t len, bool want64, struct strbuf *err)
+			   size_t len, enum bp_arch arch, struct strbuf *err)
 {
-	unsigned want = want64 ? 62 : 3, cls, machine;
+	const struct bp_arch_info *want = bp_arch_info(arch);
+	unsigned cls, machine;
 	const char *name;
 
+	if (!want) {
+		strbuf_addf(err, "--vmlinux %s: no such guest architecture "
+			    "(%d)", path, (int)arch);
+		return -EINVAL;
+	}
 	if (len < 20 || memcmp(hdr, "\177ELF", 4)) {
 		strbuf_addf(err, "--vmlinux %s: not an ELF file (the "
 			    "uncompressed kernel with symbols, not the "
@@ -166,7 +176,7 @@ int bootargs_check_vmlinux(const char *path, const unsigned char *hdr,
 	 * EI_DATA. */
 	machine = hdr[5] == 2 ? (unsigned)hdr[18] << 8 | hdr[19]
 			      : (unsigned)hdr[19] << 8 | hdr[18];
-	if (machine != want || cls != (want64 ? 2u : 1u)) {
+	if (machine != want->elf_machine || cls != want->elf_class) {
 		name = machine_name(machine);
 		strbuf_addf(err, "--vmlinux %s: an ELF%u file for ", path,
 			    cls == 2 ? 64 : 32);
@@ -174,8 +184,7 @@ int bootargs_check_vmlinux(const char *path, const unsigned char *hdr,
 			strbuf_addstr(err, name);
 		else
 			strbuf_addf(err, "machine %u", machine);
-		strbuf_addf(err, ", but the guest is %s",
-			    want64 ? "x86_64" : "i386");
+		strbuf_addf(err, ", but the guest is %s", bp_arch_name(arch));
 		return -EINVAL;
 	}
 	return 0;

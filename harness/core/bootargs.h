@@ -13,10 +13,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/arch.h"
 #include "util/strbuf.h"
 
-/* Scenarios only the project's own tests ask for (scenarios/sc_testonly.c
- * and the crash/hang scenarios). */
+/* Scenarios only the project's own tests ask for: the contract's test
+ * scenarios (scenarios/contract.h), NULL-terminated. */
 extern const char *const bootargs_test_scenarios[];
 
 /* --scenarios: "none", or a comma-separated list of known scenarios
@@ -33,8 +34,8 @@ int bootargs_check_config(const char *path, const char *buf, size_t len,
 			  struct strbuf *err);
 
 /* --vmlinux PATH whose first len bytes (at least 20 to judge) are hdr: an
- * ELF file for the guest's architecture (x86-64 when want64, else i386). */
+ * ELF file of the guest architecture's class and machine. */
 int bootargs_check_vmlinux(const char *path, const unsigned char *hdr,
-			   size_t len, bool want64, struct strbuf *err);
+			   size_t len, enum bp_arch arch, struct strbuf *err);
 
 #endif

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "core/bootlog.h"
 
+#include "../scenarios/contract.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,7 @@ static void on_line(const struct console_line *l, void *ud)
 
 	if (agent) {
 		ktap_feed_line(b->ktap, l->text, l->len);
-		if (strstr(l->text, BOOTLOG_AGENT_DONE))
+		if (strstr(l->text, BP_AGENT_DONE_LINE))
 			b->agent_done = true;
 	}
 	if (b->ops.on_line)

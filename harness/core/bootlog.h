@@ -41,8 +41,6 @@
  * checks; a guest announcing a plan of billions gets placeholders up to
  * this, not KTAP_DEFAULT_MAX_TESTS (docs/reliability.md). */
 #define BOOTLOG_KTAP_MAX_TESTS 4096
-/* What the agent prints, as a KTAP diagnostic, once it ran everything. */
-#define BOOTLOG_AGENT_DONE "# bootproof-agent: done"
 
 /*
  * Callbacks, each may be NULL; userdata is bootlog_new's.  They are called
@@ -84,7 +82,8 @@ int bootlog_finish(struct bootlog *b);
 const struct console *bootlog_console(const struct bootlog *b);
 const struct ktap *bootlog_ktap(const struct bootlog *b);
 
-/* The agent printed BOOTLOG_AGENT_DONE (on an agent line). */
+/* The agent printed BP_AGENT_DONE_LINE (scenarios/contract.h) on an
+ * agent line. */
 bool bootlog_agent_said_done(const struct bootlog *b);
 /* Does the log look like a kernel console at all: a milestone, a printk
  * timestamp, a problem or a KTAP document?  (A recorded file that shows

@@ -8,46 +8,9 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "../scenarios/contract.h"
 #include "util/cleanup.h"
 #include "util/xalloc.h"
-
-const char *guest_arch_name(enum guest_arch a)
-{
-	switch (a) {
-	case GUEST_ARCH_X86_64:
-		return "x86_64";
-	case GUEST_ARCH_I386:
-		return "i386";
-	}
-	return NULL;
-}
-
-int guest_arch_from_string(const char *s, enum guest_arch *ret)
-{
-	if (!s)
-		return -EINVAL;
-	if (!strcmp(s, "x86_64") || !strcmp(s, "amd64") ||
-	    !strcmp(s, "x86-64")) {
-		*ret = GUEST_ARCH_X86_64;
-		return 0;
-	}
-	if (!strcmp(s, "i386") || !strcmp(s, "i686") || !strcmp(s, "x86")) {
-		*ret = GUEST_ARCH_I386;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-const char *guest_accel_name(enum guest_accel a)
-{
-	switch (a) {
-	case GUEST_ACCEL_TCG:
-		return "tcg";
-	case GUEST_ACCEL_KVM:
-		return "kvm";
-	}
-	return NULL;
-}
 
 /* The writer functions return < 0 on failure; count failures once. */
 struct w {
@@ -165,7 +128,7 @@ static void devices(struct w *w, const struct domxml_spec *s,
 		empty_el(w, "source", "path", s->channel_file);
 	start(w, "target");
 	attr(w, "type", "virtio");
-	attr(w, "name", "org.bootproof.agent.0");
+	attr(w, "name", BP_CHANNEL_NAME);
 	end(w);
 	end(w);
 
@@ -187,24 +150,25 @@ static void devices(struct w *w, const struct domxml_spec *s,
 
 int domxml_build(const struct domxml_spec *s, char **ret_xml)
 {
-	const char *arch, *emulator;
-	char num[32];
+	const struct bp_arch_info *arch;
+	const char *emulator, *type;
+	char num[32], qemu[64];
 	xmlBufferPtr buf;
 	struct w w = { 0 };
 	int r = 0;
 
 	if (!s || !s->name || !*s->name || !s->kernel || !*s->kernel)
 		return -EINVAL;
-	arch = guest_arch_name(s->arch);
-	if (!arch || !guest_accel_name(s->accel))
+	arch = bp_arch_info(s->arch);
+	type = bp_accel_domain_type(s->accel);
+	if (!arch || !type)
 		return -EINVAL;
 	if (s->kgdb_port < 0 || s->kgdb_port > 65535)
 		return -EINVAL;
 	if (s->channel_file && s->channel_file[0] != '/')
 		return -EINVAL;	/* libvirt wants an absolute path */
-	emulator = s->emulator ? s->emulator
-	 : s->arch == GUEST_ARCH_I386 ? "/usr/bin/qemu-system-i386"
-				      : "/usr/bin/qemu-system-x86_64";
+	snprintf(qemu, sizeof(qemu), "/usr/bin/%s", arch->qemu_system);
+	emulator = s->emulator ? s->emulator : qemu;
 
 	buf = xmlBufferCreate();
 	if (!buf)
@@ -218,7 +182,7 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	xmlTextWriterSetIndentString(w.x, BAD_CAST "  ");
 
 	start(&w, "domain");
-	attr(&w, "type", s->accel == GUEST_ACCEL_KVM ? "kvm" : "qemu");
+	attr(&w, "type", type);
 	text_el(&w, "name", s->name);
 	text_el(&w, "description",
 		"bootproof guest (transient; destroyed when the run ends)");
@@ -233,7 +197,7 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 
 	start(&w, "os");
 	start(&w, "type");
-	attr(&w, "arch", s->arch == GUEST_ARCH_I386 ? "i686" : "x86_64");
+	attr(&w, "arch", arch->libvirt_arch);
 	attr(&w, "machine", "pc");
 	if (xmlTextWriterWriteString(w.x, BAD_CAST "hvm") < 0)
 		w.bad = 1;
@@ -250,22 +214,18 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	empty_el(&w, "apic", NULL, NULL);
 	end(&w);
 
-	if (s->accel == GUEST_ACCEL_KVM)
+	if (s->accel == BP_ACCEL_KVM)
 		empty_el(&w, "cpu", "mode", "host-passthrough");
-	else if (s->arch == GUEST_ARCH_I386) {
-		/* TCG, 32-bit: QEMU's "max" CPU for qemu-system-i386 is an AMD
-		 * family 6 (K7) part without the MP bit, on which every SMP
-		 * kernel WARNs "This combination of AMD processors is not
-		 * suitable for SMP" (arch/x86/kernel/cpu/amd.c): a kernel
-		 * problem the host made.  An Intel Core Duo is SMP-capable and
-		 * has PAE, NX and SSE3. */
+	else if (arch->tcg_cpu_model) {
+		/* TCG with a model the arch needs (see struct bp_arch_info). */
 		start(&w, "cpu");
 		attr(&w, "mode", "custom");
 		attr(&w, "match", "exact");
 		attr(&w, "check", "none");
 		start(&w, "model");
 		attr(&w, "fallback", "forbid");
-		if (xmlTextWriterWriteString(w.x, BAD_CAST "coreduo") < 0)
+		if (xmlTextWriterWriteString(w.x,
+					     BAD_CAST arch->tcg_cpu_model) < 0)
 			w.bad = 1;
 		end(&w);
 		end(&w);

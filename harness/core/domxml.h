@@ -19,28 +19,14 @@
 
 #include <stdbool.h>
 
-enum guest_arch {
-	GUEST_ARCH_X86_64,
-	GUEST_ARCH_I386,
-};
+#include "core/arch.h"
 
-enum guest_accel {
-	GUEST_ACCEL_TCG,
-	GUEST_ACCEL_KVM,
-};
-
-/* "x86_64" / "i386"; NULL for an out-of-range value. */
-const char *guest_arch_name(enum guest_arch a);
-/* Parse "x86_64" (also "amd64", "x86-64") or "i386" ("i686", "x86").
- * Returns 0 or -EINVAL. */
-int guest_arch_from_string(const char *s, enum guest_arch *ret);
-const char *guest_accel_name(enum guest_accel a);
 
 struct domxml_spec {
 	const char *name;	/* unique domain name, required */
-	enum guest_arch arch;
-	enum guest_accel accel;
-	const char *emulator;	/* NULL: /usr/bin/qemu-system-{x86_64,i386} */
+	enum bp_arch arch;
+	enum bp_accel accel;
+	const char *emulator;	/* NULL: /usr/bin/ + the arch's qemu_system */
 	unsigned memory_mib;	/* 0: 1024 */
 	unsigned vcpus;		/* 0: 2 */
 	const char *kernel;	/* required */

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../scenarios/contract.h"
+#include "core/arch.h"
 #include "util/paths.h"
 #include "util/xalloc.h"
 
 const char *const group_known_scenarios[] = {
-	"boot", "bpf", "cgroups", "userfaultfd", "kgdb", "mm", NULL,
+	BP_FEATURE_SCENARIOS(BP_SCENARIO_NAME) NULL,
 };
-
-const char *const group_known_arches[] = { "x86_64", "i386", NULL };
 
 bool group_in_list(const char *const *list, const char *s, size_t len)
 {
@@ -199,7 +199,7 @@ static int set_header(struct group *g, int k, const char *v, size_t n,
 		return 0;
 	}
 	case HDR_ARCH:
-		if (!group_in_list(group_known_arches, v, n))
+		if (!group_in_list(bp_arch_names, v, n))
 			return fail(err, file, line,
 				    "unknown arch '%.*s' (expected x86_64 or "
 				    "i386)",

@@ -36,19 +36,16 @@
 #include "util/cleanup.h"
 #include "util/strbuf.h"
 
-/* The in-guest scenarios a group can name (issue 3): boot, bpf, cgroups,
- * userfaultfd, kgdb, mm.  NULL-terminated. */
+/* The in-guest scenarios a group can name: the contract's feature
+ * scenarios (scenarios/contract.h), NULL-terminated. */
 extern const char *const group_known_scenarios[];
 
 /* Is s[0..len) one of the NULL-terminated list's names? */
 bool group_in_list(const char *const *list, const char *s, size_t len);
 
-/* Architectures a group can be for. */
-extern const char *const group_known_arches[];
-
 struct group {
 	char *name;		/* "# group:", or derived from the file name */
-	char *arch;		/* "x86_64", "i386", or NULL: any arch */
+	char *arch;		/* a bp_arch_names entry, or NULL: any arch */
 	char **scenarios;	/* n_scenarios names, in header order */
 	size_t n_scenarios;
 	char *from;		/* "# from:", NULL when absent */

@@ -12,26 +12,6 @@
 #include "util/cleanup.h"
 #include "util/sha256.h"
 
-static const char *const arch_names[IMAGE_ARCH_COUNT] = {
-	[IMAGE_ARCH_X86_64] = "x86_64",
-	[IMAGE_ARCH_I386] = "i386",
-};
-
-int image_arch_from_string(const char *s, enum image_arch *ret)
-{
-	for (int a = 0; s && a < IMAGE_ARCH_COUNT; a++)
-		if (!strcmp(s, arch_names[a])) {
-			*ret = (enum image_arch)a;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-const char *image_arch_to_string(enum image_arch a)
-{
-	return (unsigned)a < IMAGE_ARCH_COUNT ? arch_names[a] : NULL;
-}
-
 void image_marker_fill(uint8_t *buf, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -55,15 +35,20 @@ static uint64_t le64(const uint8_t *p)
 	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-int image_check_elf(const void *buf, size_t len, enum image_arch arch,
+int image_check_elf(const void *buf, size_t len, enum bp_arch arch,
 		    const char **ret_why)
 {
+	const struct bp_arch_info *want = bp_arch_info(arch);
 	const uint8_t *b = buf;
-	bool is64 = arch == IMAGE_ARCH_X86_64;
+	bool is64 = want && want->is_64bit;
 	unsigned machine, type, phentsize, phnum;
 	uint64_t phoff;
 
 	*ret_why = NULL;
+	if (!want) {
+		*ret_why = "no such guest architecture";
+		return -ENOEXEC;
+	}
 	if (len < EI_NIDENT || memcmp(b, ELFMAG, SELFMAG)) {
 		*ret_why = "not an ELF file";
 		return -ENOEXEC;
@@ -89,8 +74,7 @@ int image_check_elf(const void *buf, size_t len, enum image_arch arch,
 		*ret_why = "an i386 (32-bit) binary, not x86_64";
 		return -ENOEXEC;
 	}
-	if (b[EI_CLASS] != (is64 ? ELFCLASS64 : ELFCLASS32) ||
-	    machine != (is64 ? EM_X86_64 : EM_386)) {
+	if (b[EI_CLASS] != want->elf_class || machine != want->elf_machine) {
 		*ret_why = "an ELF file for another machine";
 		return -ENOEXEC;
 	}
@@ -481,7 +465,7 @@ static int cmp_entry_path(const void *a, const void *b)
 	return strcmp((*x)->path, (*y)->path);
 }
 
-int image_layout_hash(const struct image_layout *l, enum image_arch arch,
+int image_layout_hash(const struct image_layout *l, enum bp_arch arch,
 		      char *ret)
 {
 	_cleanup_(sha256_done) struct sha256 c = SHA256_INIT;
@@ -498,7 +482,7 @@ int image_layout_hash(const struct image_layout *l, enum image_arch arch,
 
 	put_str(&c, "bootproof-image");
 	put_u64(&c, IMAGE_RECIPE_VERSION);
-	put_str(&c, image_arch_to_string(arch));
+	put_str(&c, bp_arch_name(arch));
 	put_u64(&c, image_disk_size(image_layout_content_bytes(l)));
 	put_str(&c, IMAGE_LABEL);
 	put_str(&c, l->applets_of);

@@ -23,18 +23,8 @@
 #include <stdio.h>
 
 #include "util/sha256.h"
+#include "core/arch.h"
 #include "util/strbuf.h"
-
-enum image_arch {
-	IMAGE_ARCH_X86_64,
-	IMAGE_ARCH_I386,
-	IMAGE_ARCH_COUNT,
-};
-
-/* "x86_64" / "i386".  0, or -EINVAL for anything else (NULL included). */
-int image_arch_from_string(const char *s, enum image_arch *ret);
-/* The name of an arch, or NULL when out of range. */
-const char *image_arch_to_string(enum image_arch a);
 
 /*
  * Bump when the layout or the way an image is made changes in a way the
@@ -61,11 +51,11 @@ void image_marker_fill(uint8_t *buf, size_t n);
 
 /*
  * Is buf an executable the guest of this arch can run without a dynamic
- * loader: ELF, the arch's class and machine (x86_64: ELFCLASS64/EM_X86_64,
- * i386: ELFCLASS32/EM_386), ET_EXEC or ET_DYN, and no PT_INTERP?
+ * loader: ELF, the arch's class and machine (struct bp_arch_info), ET_EXEC
+ * or ET_DYN, and no PT_INTERP?
  * Returns 0, or -ENOEXEC with *ret_why (static text) saying what is wrong.
  */
-int image_check_elf(const void *buf, size_t len, enum image_arch arch,
+int image_check_elf(const void *buf, size_t len, enum bp_arch arch,
 		    const char **ret_why);
 
 enum image_entry_kind {
@@ -165,7 +155,7 @@ uint64_t image_disk_size(uint64_t content_bytes);
  * came from or the order entries were added.  ret: IMAGE_HASH_HEX_LEN + 1.
  * 0 or -ENOMEM.
  */
-int image_layout_hash(const struct image_layout *l, enum image_arch arch,
+int image_layout_hash(const struct image_layout *l, enum bp_arch arch,
 		      char *ret);
 
 /*

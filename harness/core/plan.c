@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/arch.h"
 #include "core/groups.h"
 #include "util/paths.h"
 #include "util/xalloc.h"
@@ -163,7 +164,7 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 				    "at line %u)", seen->arch);
 		seen->arch = ln;
 		for (size_t i = 1; i < n; i++) {
-			if (!in_list(group_known_arches, w[i]))
+			if (!in_list(bp_arch_names, w[i]))
 				return fail(err, file, ln, "unknown arch '%s' "
 					    "(x86_64 or i386)", w[i]);
 			for (size_t j = 0; j < p->n_arches; j++)
@@ -287,7 +288,7 @@ int plan_parse(const char *file, const char *buf, size_t len,
 			if (colon) {
 				*colon = '\0';
 				arch = words[0];
-				if (!in_list(group_known_arches, arch))
+				if (!in_list(bp_arch_names, arch))
 					return fail(err, file, ln, "unknown arch "
 						    "'%s' before ':' (x86_64 or "
 						    "i386)", arch);
@@ -345,7 +346,7 @@ int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 	size_t nv = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!in_list(group_known_arches, arches[i])) {
+		if (!in_list(bp_arch_names, arches[i])) {
 			strv_free(v, nv);
 			return fail(err, "--arch", 0, "unknown arch '%s' "
 				    "(x86_64 or i386)", arches[i]);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../scenarios/contract.h"
 #include "adapters/gdb.h"
 #include "adapters/proc.h"
 #include "core/bootlog.h"
@@ -23,6 +24,7 @@
 #include "core/ktap.h"
 #include "core/recjson.h"
 #include "util/clock.h"
+#include "util/exitcode.h"
 #include "util/fileio.h"
 #include "util/lockfile.h"
 #include "util/log.h"
@@ -40,7 +42,6 @@
 #define CONSOLE_LOG_MAX (64 << 20)
 /* What is read of the agent's channel file (the agent writes one line). */
 #define CHANNEL_READ_MAX (64 << 10)
-#define CHANNEL_LINE "bootproof-agent: channel ok "
 /* Least time between two records handed to on_update. */
 #define UPDATE_MIN_MS 1000
 
@@ -130,7 +131,7 @@ static void on_line(const struct console_line *l, bool agent, void *ud)
 	if (!s->panic_at && !strncmp(t, "Kernel panic - not syncing", 26))
 		s->panic_at = clock_mono_ms();
 	/* Only the agent's lines (bootlog.h) say the agent is ready. */
-	if (agent && s->kgdb_wanted && strstr(t, "# kgdb: ready"))
+	if (agent && s->kgdb_wanted && strstr(t, BP_KGDB_READY))
 		s->kgdb_ready = true;
 	if (s->kgdb_ready && !s->kgdb_ran &&
 	    (strstr(t, "Entering KGDB") || strstr(t, "KGDB or $3#33") ||
@@ -333,8 +334,8 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 	char buf[64];
 
 	recjson_add_str(o, "name", r->name);
-	recjson_add_str(o, "arch", guest_arch_name(r->arch));
-	recjson_add_str(o, "accel", guest_accel_name(r->accel));
+	recjson_add_str(o, "arch", bp_arch_name(r->arch));
+	recjson_add_str(o, "accel", bp_accel_name(r->accel));
 	recjson_add_str(o, "accel_reason", r->accel_reason);
 	k = json_object_new_object();
 	recjson_add_str(k, "path", r->kernel);
@@ -436,13 +437,15 @@ char *boot_cmdline(const struct boot_request *req, int kgdb_port)
 	strbuf_addstr(&sb, "console=ttyS0,115200 panic=-1 printk.time=1");
 	if (req->image) {
 		strbuf_addf(&sb, " root=/dev/vda rw init=/bootproof/agent psi=1"
-				 " bootproof.scenarios=%s bootproof.timeout=%u",
+				 " " BP_PARAM_SCENARIOS "=%s"
+				 " " BP_PARAM_TIMEOUT "=%u",
 			    req->scenarios ? req->scenarios : "boot",
 			    req->scenario_timeout_s ? req->scenario_timeout_s
 						    : 120);
 		if (kgdb_port > 0)
-			strbuf_addstr(&sb, " nokaslr bootproof.kgdb=ttyS1"
-					   " bootproof.kgdb_wait=60");
+			strbuf_addstr(&sb, " nokaslr"
+					   " " BP_PARAM_KGDB "=" BP_KGDB_TTY
+					   " " BP_PARAM_KGDB_WAIT "=60");
 	}
 	if (req->cmdline_extra && *req->cmdline_extra)
 		strbuf_addf(&sb, " %s", req->cmdline_extra);
@@ -823,16 +826,16 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 	ret->scenarios_failed = failed;
 	switch (v.verdict) {
 	case VERDICT_INFRA:
-		ret->exit_code = 3;
+		ret->exit_code = BP_EXIT_INFRA;
 		break;
 	case VERDICT_INCOMPLETE:
-		ret->exit_code = 130;
+		ret->exit_code = BP_EXIT_INTERRUPTED;
 		break;
 	case VERDICT_BOOTED:
-		ret->exit_code = failed ? 1 : 0;
+		ret->exit_code = failed ? BP_EXIT_FAIL : BP_EXIT_OK;
 		break;
 	default:
-		ret->exit_code = 1;
+		ret->exit_code = BP_EXIT_FAIL;
 	}
 	progress(s, "verdict %s: %s", boot_verdict_name(v.verdict), v.reason);
 }
@@ -870,8 +873,8 @@ static void read_channel(struct session *s)
 	}
 	if (!n)
 		return;
-	s->channel_line = memmem(buf, (size_t)n, CHANNEL_LINE,
-				 strlen(CHANNEL_LINE)) != NULL;
+	s->channel_line = memmem(buf, (size_t)n, BP_CHANNEL_LINE,
+				 strlen(BP_CHANNEL_LINE)) != NULL;
 	snprintf(name, sizeof(name), "%schannel.log", r->prefix ? r->prefix : "");
 	copy = path_join(r->run_dir, name);
 	if (copy && write_file_atomic(copy, buf, (size_t)n, 0644) == 0)
@@ -911,7 +914,7 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 		strbuf_reset(&cfg);
 	s.timeout_s = req.timeout_s
 			      ? req.timeout_s
-			      : verdict_boot_timeout(req.accel == GUEST_ACCEL_KVM,
+			      : verdict_boot_timeout(req.accel == BP_ACCEL_KVM,
 						     cfg.len ? config_enabled : NULL,
 						     &cfg, &s.heavy);
 
@@ -978,8 +981,8 @@ int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
 			goto out;
 		}
 		strbuf_reset(&err);
-		progress(&s, "starting %s guest %s (%s)", guest_arch_name(req.arch),
-			 req.name, guest_accel_name(req.accel));
+		progress(&s, "starting %s guest %s (%s)", bp_arch_name(req.arch),
+			 req.name, bp_accel_name(req.accel));
 		e = req.ops->start(req.uri, s.xml, &s.g, &err);
 		if (e == 0)
 			break;

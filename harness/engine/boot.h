@@ -28,8 +28,8 @@
 
 struct boot_request {
 	const char *name;	/* domain name, unique per run (required) */
-	enum guest_arch arch;
-	enum guest_accel accel;
+	enum bp_arch arch;
+	enum bp_accel accel;
 	const char *accel_reason; /* why this accelerator, for the record */
 	const char *uri;	/* libvirt URI (required) */
 	const char *kernel;	/* bzImage (required) */
@@ -58,8 +58,7 @@ struct boot_request {
 
 struct boot_outcome {
 	enum boot_verdict verdict;
-	int exit_code;		/* 0 passed, 1 kernel/scenario failure,
-				 * 2 bad input, 3 infrastructure, 130 */
+	int exit_code;		/* enum bp_exit (util/exitcode.h) */
 	size_t scenarios_failed;
 	json_object *record;	/* owned by the caller (json_object_put) */
 };

@@ -98,17 +98,17 @@ static int prep_kernel(const struct bootprep_args *a, struct bootprep *p)
 		return -EINVAL;
 	}
 	if (a->arch) {
-		if (guest_arch_from_string(a->arch, &p->req.arch) < 0) {
+		if (bp_arch_parse(a->arch, &p->req.arch) < 0) {
 			log_error("--arch %s: unknown (x86_64 or i386)", a->arch);
 			return -EINVAL;
 		}
-		if (p->req.arch == GUEST_ARCH_I386 && bi->is_64bit) {
+		if (p->req.arch == BP_ARCH_I386 && bi->is_64bit) {
 			log_error("--kernel %s is a 64-bit kernel (%s); it cannot "
 				  "boot as --arch i386", a->kernel, bi->release);
 			return -EINVAL;
 		}
 	} else {
-		p->req.arch = bi->is_64bit ? GUEST_ARCH_X86_64 : GUEST_ARCH_I386;
+		p->req.arch = bi->is_64bit ? BP_ARCH_X86_64 : BP_ARCH_I386;
 	}
 	p->kernel_abs = realpath(a->kernel, NULL);
 	return 0;
@@ -136,7 +136,7 @@ static int prep_config(const char *config, char **ret)
 	return 0;
 }
 
-static int prep_vmlinux(const char *vmlinux, enum guest_arch arch, char **ret)
+static int prep_vmlinux(const char *vmlinux, enum bp_arch arch, char **ret)
 {
 	_cleanup_strbuf_ struct strbuf msg = STRBUF_INIT;
 	unsigned char eh[64];
@@ -151,8 +151,7 @@ static int prep_vmlinux(const char *vmlinux, enum guest_arch arch, char **ret)
 		log_error_errno((int)n, "--vmlinux %s", vmlinux);
 		return -EINVAL;
 	}
-	if (bootargs_check_vmlinux(vmlinux, eh, (size_t)n,
-				   arch == GUEST_ARCH_X86_64, &msg) < 0) {
+	if (bootargs_check_vmlinux(vmlinux, eh, (size_t)n, arch, &msg) < 0) {
 		log_error("%s", msg.buf);
 		return -EINVAL;
 	}
@@ -216,8 +215,7 @@ static int prep_allow(const struct bootprep_args *a, struct bootprep *p)
 static int prep_image(struct bootprep *p)
 {
 	struct image_request ir = {
-		.arch = p->req.arch == GUEST_ARCH_I386 ? IMAGE_ARCH_I386
-						       : IMAGE_ARCH_X86_64,
+		.arch = p->req.arch,
 	};
 	char md[300];
 
@@ -310,7 +308,7 @@ static void boot_setup(struct bootprep *p, struct run *run, char **ret_name,
 	json_object *host;
 
 	json_object_object_get_ex(run->doc, "host", &host);
-	recjson_add_str(host, "accel", guest_accel_name(p->req.accel));
+	recjson_add_str(host, "accel", bp_accel_name(p->req.accel));
 	recjson_add_str(host, "accel_reason", p->accel_reason);
 	recjson_add_str(host, "libvirt_uri", p->req.uri);
 	if (asprintf(ret_name, "bootproof-%s", run->id) < 0)
@@ -328,7 +326,7 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 	struct boot_outcome out;
 	int c, e;
 
-	e = run_open(results, guest_arch_name(p->req.arch), "boot", argc, argv,
+	e = run_open(results, bp_arch_name(p->req.arch), "boot", argc, argv,
 		     &run);
 	if (e < 0)
 		return log_error_errno(e, "cannot create a run directory "
@@ -336,7 +334,7 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 	boot_setup(p, run, &name, &stage);
 	if (!quiet)
 		log_info("run %s: %s %s kernel %s, %s", run->id,
-			 guest_arch_name(p->req.arch),
+			 bp_arch_name(p->req.arch),
 			 p->kernel.is_64bit ? "64-bit" : "32-bit",
 			 p->kernel.release, p->accel_reason);
 
@@ -370,7 +368,7 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 	c = out.exit_code;
 	/* Results that could not be kept are the host's failure, whatever
 	 * the kernel did. */
-	if (e < 0 && c != 130)
+	if (e < 0 && c != BP_EXIT_INTERRUPTED)
 		c = BP_EXIT_INFRA;
 	*ret_run = run;
 	*ret_record = out.record;

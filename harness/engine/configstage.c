@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "adapters/proc.h"
+#include "core/arch.h"
 #include "engine/buildstage.h"
 #include "engine/ksrc.h"
 #include "util/fileio.h"
@@ -738,7 +739,7 @@ int configstage_run(const struct configstage_opts *o,
 	struct stage s = { .o = o, .queries = STRBUF_INIT };
 	int r;
 
-	if (strcmp(o->arch, "x86_64") && strcmp(o->arch, "i386"))
+	if (bp_arch_from_name(o->arch, NULL) < 0)
 		return strbuf_fail(err, -EINVAL, "unknown arch '%s' (x86_64 or i386)",
 			    o->arch);
 	for (size_t i = 0; i < o->n_groups; i++) {

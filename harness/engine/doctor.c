@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/arch.h"
 #include "util/strbuf.h"
 
 #define QEMU_FIX "apt-get install -y qemu-system-x86"
@@ -23,9 +24,11 @@ struct doctor_state {
 static void *virt_thread(void *arg)
 {
 	struct doctor_state *s = arg;
+	const struct bp_arch_info *x64 = bp_arch_info(BP_ARCH_X86_64);
+	const struct bp_arch_info *x32 = bp_arch_info(BP_ARCH_I386);
 
-	s->ops->qemu("qemu-system-x86_64", "qemu-x86_64", true, &s->qemu);
-	s->ops->qemu("qemu-system-i386", "qemu-i386", false, &s->qemu);
+	s->ops->qemu(x64->qemu_system, x64->qemu_user, true, &s->qemu);
+	s->ops->qemu(x32->qemu_system, x32->qemu_user, false, &s->qemu);
 	s->ops->libvirt(s->o->uri, &s->libvirt, &s->lv);
 	s->ops->cache(&s->lv, &s->cache);
 	return NULL;

@@ -7,12 +7,12 @@
 #include <string.h>
 
 int guesthost_accel(const char *mode, const struct accel_probe_opts *probe,
-		    enum guest_accel *ret, char *reason, size_t n)
+		    enum bp_accel *ret, char *reason, size_t n)
 {
 	struct accel_probe p;
 
 	if (!strcmp(mode, "tcg")) {
-		*ret = GUEST_ACCEL_TCG;
+		*ret = BP_ACCEL_TCG;
 		snprintf(reason, n, "TCG requested");
 		return 0;
 	}
@@ -23,7 +23,7 @@ int guesthost_accel(const char *mode, const struct accel_probe_opts *probe,
 	}
 	accel_probe_kvm(probe, &p);
 	if (p.usable) {
-		*ret = GUEST_ACCEL_KVM;
+		*ret = BP_ACCEL_KVM;
 		snprintf(reason, n, "KVM probe guest ran in %ld ms",
 			 p.elapsed_ms);
 		return 0;
@@ -32,7 +32,7 @@ int guesthost_accel(const char *mode, const struct accel_probe_opts *probe,
 		snprintf(reason, n, "--accel kvm: KVM unusable: %s", p.reason);
 		return -ENODEV;
 	}
-	*ret = GUEST_ACCEL_TCG;
+	*ret = BP_ACCEL_TCG;
 	snprintf(reason, n, "KVM unusable: %s; using TCG", p.reason);
 	return 0;
 }

@@ -27,7 +27,7 @@
  * asked for and unusable).
  */
 int guesthost_accel(const char *mode, const struct accel_probe_opts *probe,
-		    enum guest_accel *ret, char *reason, size_t n);
+		    enum bp_accel *ret, char *reason, size_t n);
 
 /*
  * The libvirt URI: uri when given and not empty, else

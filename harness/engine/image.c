@@ -55,7 +55,7 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static char *default_agent(enum image_arch arch)
+static char *default_agent(enum bp_arch arch)
 {
 	_cleanup_free_ char *rel = NULL, *exe = NULL, *first = NULL;
 	const char *build = getenv("BP_BUILD");
@@ -63,7 +63,7 @@ static char *default_agent(enum image_arch arch)
 	ssize_t n;
 
 	if (asprintf(&rel, "guest/%s/bootproof-agent",
-		     image_arch_to_string(arch)) < 0)
+		     bp_arch_name(arch)) < 0)
 		return NULL;
 	if (build && *build)
 		return path_join(build, rel);
@@ -116,7 +116,7 @@ static char *i386_busybox(const char *cache)
 }
 
 /* Read an executable input and check the guest can run it. */
-static int read_exe(const char *what, const char *path, enum image_arch arch,
+static int read_exe(const char *what, const char *path, enum bp_arch arch,
 		    const char *hint, struct strbuf *data, struct strbuf *err)
 {
 	const char *why;
@@ -131,8 +131,8 @@ static int read_exe(const char *what, const char *path, enum image_arch arch,
 	if (image_check_elf(data->buf, data->len, arch, &why) < 0) {
 		strbuf_addf(err, "%s %s: %s; the %s image needs a static %s "
 				 "executable",
-			    what, path, why, image_arch_to_string(arch),
-			    image_arch_to_string(arch));
+			    what, path, why, bp_arch_name(arch),
+			    bp_arch_name(arch));
 		return -EINVAL;
 	}
 	return 0;
@@ -403,7 +403,7 @@ static int write_manifest(const char *path, const struct image_request *req,
 	json_object_object_add(o, "image_sha256",
 			       json_object_new_string(res->image_sha256));
 	json_object_object_add(o, "arch", json_object_new_string(
-						  image_arch_to_string(
+						  bp_arch_name(
 							  req->arch)));
 	json_object_object_add(o, "recipe",
 			       json_object_new_int(IMAGE_RECIPE_VERSION));
@@ -562,7 +562,7 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 	_cleanup_layout_ struct image_layout l = IMAGE_LAYOUT_INIT;
 	_cleanup_strbuf_ struct strbuf scratch = STRBUF_INIT;
 	struct image_result res = { .path = NULL };
-	const char *arch = image_arch_to_string(req->arch);
+	const char *arch = bp_arch_name(req->arch);
 	char resolved[PATH_MAX];
 	struct stat st;
 	int r;
@@ -591,7 +591,7 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 
 	if (req->busybox)
 		busybox = strdup(req->busybox);
-	else if (req->arch == IMAGE_ARCH_I386)
+	else if (req->arch == BP_ARCH_I386)
 		busybox = i386_busybox(cache);
 	else
 		busybox = strdup("/bin/busybox");
@@ -599,7 +599,7 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 		return -ENOMEM;
 	if (req->busybox)
 		hint = NULL;
-	else if (req->arch == IMAGE_ARCH_I386)
+	else if (req->arch == BP_ARCH_I386)
 		r = asprintf(&hint,
 			     "`make setup` as root fetches it: dpkg "
 			     "--add-architecture i386 && apt-get update && "

@@ -3,7 +3,7 @@
  * image: guest disk images, the cache in front of the builder
  * (adapters/image_guestfs.h: struct image_ops, libguestfs or a fake).
  *
- *   struct image_request req = { .arch = IMAGE_ARCH_X86_64 };
+ *   struct image_request req = { .arch = BP_ARCH_X86_64 };
  *   _cleanup_(image_result_done) struct image_result res = {0};
  *   r = image_ensure(&req, &res);     // res.path, res.hash
  *
@@ -39,7 +39,7 @@ int image_accel_from_string(const char *s, enum image_accel *ret);
 
 /* What to build.  Every pointer is borrowed; NULL picks the default. */
 struct image_request {
-	enum image_arch arch;
+	enum bp_arch arch;
 	/* The agent binary: default <build>/guest/<arch>/bootproof-agent,
 	 * where <build> is $BP_BUILD, else the directory of the running
 	 * bootproof or its parent (build/ or build/san-*), else ./build. */

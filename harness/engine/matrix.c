@@ -11,6 +11,7 @@
 
 #include "engine/image.h"
 #include "adapters/proc.h"
+#include "core/arch.h"
 #include "core/groups.h"
 #include "core/groupverdict.h"
 #include "core/matrixrec.h"
@@ -22,6 +23,7 @@
 #include "engine/plangroups.h"
 #include "engine/progress.h"
 #include "util/clock.h"
+#include "util/exitcode.h"
 #include "util/fileio.h"
 #include "util/jsonx.h"
 #include "util/lockfile.h"
@@ -512,7 +514,7 @@ static struct image_slot *image_for(struct matrix *m, const char *arch,
 	memset(s, 0, sizeof(*s));
 	s->arch = arch;
 	s->modules = modules ? xstrdup(modules) : NULL;
-	req.arch = strcmp(arch, "i386") ? IMAGE_ARCH_X86_64 : IMAGE_ARCH_I386;
+	bp_arch_from_name(arch, &req.arch);	/* a plan's: checked */
 	progress_clear(&m->prog);
 	s->err = image_ensure_with(&image_guestfs_ops, NULL, &req, &s->img,
 				   &err);
@@ -592,8 +594,6 @@ static unsigned stage_boot(void *ud, const struct matrix_stage *st,
 	{
 		struct boot_request req = {
 			.name = c->rc.name,
-			.arch = strcmp(c->rc.as->arch, "i386") ? GUEST_ARCH_X86_64
-							       : GUEST_ARCH_I386,
 			.accel = m->o->accel,
 			.accel_reason = m->o->accel_reason,
 			.uri = m->o->uri,
@@ -612,7 +612,7 @@ static unsigned stage_boot(void *ud, const struct matrix_stage *st,
 			.on_update = on_boot_update,
 			.ud = m,
 		};
-
+		bp_arch_from_name(c->rc.as->arch, &req.arch); /* plan: checked */
 		r = boot_run(&req, &out);
 	}
 	if (r < 0) {
@@ -729,11 +729,11 @@ static int exit_code(struct matrix *m)
 	bool failed = false;
 
 	if (interrupted(m))
-		return 130;
+		return BP_EXIT_INTERRUPTED;
 	if (m->bad_input)
-		return 2;
+		return BP_EXIT_USAGE;
 	if (m->infra)
-		return 3;
+		return BP_EXIT_INFRA;
 	for (size_t i = 0; groups && i < json_object_array_length(groups); i++) {
 		enum groupverdict v;
 
@@ -745,7 +745,7 @@ static int exit_code(struct matrix *m)
 		if (m->cands[i].rc.kind == PLAN_CAND_BASE &&
 		    matrixrec_failed(rec_of(m, &m->cands[i])))
 			failed = true;
-	return failed ? 1 : 0;
+	return failed ? BP_EXIT_FAIL : BP_EXIT_OK;
 }
 
 /* Run one stage through the table; what it returns goes into the record
@@ -832,7 +832,7 @@ static int open_run(struct matrix *m, struct strbuf *err)
 		host = json_object_new_object();
 		json_object_object_add(m->run->doc, "host", host);
 	}
-	recjson_add_str(host, "accel", guest_accel_name(o->accel));
+	recjson_add_str(host, "accel", bp_accel_name(o->accel));
 	recjson_add_str(host, "accel_reason", o->accel_reason);
 	recjson_add_str(host, "libvirt_uri", o->uri);
 	json_object_object_add(m->run->doc, "plan",
@@ -863,7 +863,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	struct matrix m = { .o = o, .stages = o->stages, .stages_ud = o->stages_ud };
 	int r;
 
-	ret->exit_code = 0;
+	ret->exit_code = BP_EXIT_OK;
 	ret->run = NULL;
 	if (!m.stages) {
 		m.stages = &real_stages;
@@ -900,8 +900,8 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	r = run_close(m.run, ret->exit_code, !interrupted(&m));
 	if (r < 0) {
 		log_error_errno(r, "cannot write the results in %s", m.run->dir);
-		if (ret->exit_code == 0)
-			ret->exit_code = 3;
+		if (ret->exit_code == BP_EXIT_OK)
+			ret->exit_code = BP_EXIT_INFRA;
 	}
 	ret->run = TAKE_PTR(m.run);
 	matrix_done(&m);

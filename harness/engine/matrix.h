@@ -86,7 +86,7 @@ struct matrix_opts {
 	const char *release;	/* its release */
 	const char *results;	/* where a new run directory goes */
 	const char *resume;	/* a run directory to continue, or NULL */
-	enum guest_accel accel;
+	enum bp_accel accel;
 	const char *accel_reason;
 	const char *uri;	/* libvirt URI */
 	int argc;		/* recorded in run.json */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bootproof.h"
+#include "core/arch.h"
 #include "engine/configstage.h"
 #include "engine/ksrc.h"
 #include "util/jsonx.h"
@@ -309,7 +310,7 @@ static int parse_options(struct config_args *a, int argc, char **argv)
 		opts_usage(&cmd, stderr);
 		return opts_done(BP_EXIT_USAGE);
 	}
-	if (strcmp(a->arch, "x86_64") && strcmp(a->arch, "i386")) {
+	if (bp_arch_from_name(a->arch, NULL) < 0) {
 		log_error("config: unknown arch '%s' (x86_64 or i386)", a->arch);
 		return opts_done(BP_EXIT_USAGE);
 	}

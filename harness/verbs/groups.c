@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bootproof.h"
+#include "core/arch.h"
 #include "engine/configstage.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -101,7 +102,7 @@ int verb_groups(int argc, char **argv)
 	argi = opts_parse(&cmd, argc, argv);
 	if (argi < 0)
 		return opts_exit_code(argi);
-	if (arch && strcmp(arch, "x86_64") && strcmp(arch, "i386")) {
+	if (arch && bp_arch_from_name(arch, NULL) < 0) {
 		log_error("groups: unknown arch '%s' (x86_64 or i386)", arch);
 		return BP_EXIT_USAGE;
 	}
@@ -113,8 +114,8 @@ int verb_groups(int argc, char **argv)
 	}
 	if (json)
 		j = json_object_new_object();
-	for (size_t a = 0; group_known_arches[a]; a++) {
-		const char *ga = group_known_arches[a];
+	for (size_t a = 0; bp_arch_names[a]; a++) {
+		const char *ga = bp_arch_names[a];
 		struct group **v = NULL;
 		int n;
 

@@ -7,6 +7,7 @@
 
 #include "engine/image.h"
 #include "bootproof.h"
+#include "core/arch.h"
 #include "util/log.h"
 #include "util/opts.h"
 
@@ -26,7 +27,7 @@ static void print_json(const struct image_request *req,
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "arch", json_object_new_string(
-						  image_arch_to_string(
+						  bp_arch_name(
 							  req->arch)));
 	json_object_object_add(o, "path", json_object_new_string(res->path));
 	json_object_object_add(o, "hash", json_object_new_string(res->hash));
@@ -45,7 +46,7 @@ static void print_json(const struct image_request *req,
 int verb_image(int argc, char **argv)
 {
 	_cleanup_(image_result_done) struct image_result res = { .path = NULL };
-	struct image_request req = { .arch = IMAGE_ARCH_X86_64 };
+	struct image_request req = { .arch = BP_ARCH_X86_64 };
 	const char *arch = NULL, *accel = NULL;
 	bool json = false;
 	int argi, r;
@@ -88,7 +89,7 @@ int verb_image(int argc, char **argv)
 	argi = opts_parse(&cmd, argc, argv);
 	if (argi < 0)
 		return opts_exit_code(argi);
-	if (arch && image_arch_from_string(arch, &req.arch) < 0) {
+	if (arch && bp_arch_from_name(arch, &req.arch) < 0) {
 		log_error("image: unknown architecture '%s' (x86_64 or i386)",
 			  arch);
 		return BP_EXIT_USAGE;

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 1)
 		memcpy(buf, data + 1, size - 1);
 	r = image_check_elf(buf, size - 1,
-			    (data[0] & 1) ? IMAGE_ARCH_I386 : IMAGE_ARCH_X86_64,
+			    (data[0] & 1) ? BP_ARCH_I386 : BP_ARCH_X86_64,
 			    &why);
 	FUZZ_CHECK(r == 0 || r == -ENOEXEC);
 	FUZZ_CHECK((r == 0) == (why == NULL));

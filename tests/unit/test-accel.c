@@ -282,7 +282,7 @@ static void test_tmpdir_unwritable(void **state)
 }
 
 /* The choice of the run's accelerator, with the same fake QEMU. */
-static int choose(const char *mode, struct fake *f, enum guest_accel *ret,
+static int choose(const char *mode, struct fake *f, enum bp_accel *ret,
 		  char *reason)
 {
 	int r;
@@ -297,11 +297,11 @@ static int choose(const char *mode, struct fake *f, enum guest_accel *ret,
 static void test_choose_tcg_asked(void **state)
 {
 	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
-	enum guest_accel a = GUEST_ACCEL_KVM;
+	enum bp_accel a = BP_ACCEL_KVM;
 	char why[GUESTHOST_REASON_MAX];
 
 	assert_int_equal(choose("tcg", &f, &a, why), 0);
-	assert_int_equal(a, GUEST_ACCEL_TCG);
+	assert_int_equal(a, BP_ACCEL_TCG);
 	assert_string_equal(why, "TCG requested");
 	assert_int_equal(f.calls, 0);	/* no probe guest for TCG */
 }
@@ -309,27 +309,27 @@ static void test_choose_tcg_asked(void **state)
 static void test_choose_kvm_works(void **state)
 {
 	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
-	enum guest_accel a = GUEST_ACCEL_TCG;
+	enum bp_accel a = BP_ACCEL_TCG;
 	char why[GUESTHOST_REASON_MAX];
 
 	assert_int_equal(choose("auto", &f, &a, why), 0);
-	assert_int_equal(a, GUEST_ACCEL_KVM);
+	assert_int_equal(a, BP_ACCEL_KVM);
 	assert_string_equal(why, "KVM probe guest ran in 123 ms");
-	a = GUEST_ACCEL_TCG;
+	a = BP_ACCEL_TCG;
 	assert_int_equal(choose("kvm", &f, &a, why), 0);
-	assert_int_equal(a, GUEST_ACCEL_KVM);
+	assert_int_equal(a, BP_ACCEL_KVM);
 	assert_int_equal(f.calls, 2);
 }
 
 static void test_choose_kvm_broken(void **state)
 {
 	struct fake f = { .timed_out = true, .sig = SIGTERM };
-	enum guest_accel a = GUEST_ACCEL_KVM;
+	enum bp_accel a = BP_ACCEL_KVM;
 	char why[GUESTHOST_REASON_MAX];
 
 	/* auto falls back and says why ... */
 	assert_int_equal(choose("auto", &f, &a, why), 0);
-	assert_int_equal(a, GUEST_ACCEL_TCG);
+	assert_int_equal(a, BP_ACCEL_TCG);
 	assert_string_equal(why, "KVM unusable: probe guest did not finish "
 				 "in 3 s; using TCG");
 	/* ... kvm does not. */
@@ -341,7 +341,7 @@ static void test_choose_kvm_broken(void **state)
 static void test_choose_bad_mode(void **state)
 {
 	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
-	enum guest_accel a;
+	enum bp_accel a;
 	char why[GUESTHOST_REASON_MAX];
 
 	assert_int_equal(choose("KVM", &f, &a, why), -EINVAL);

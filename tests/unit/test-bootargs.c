@@ -139,37 +139,39 @@ static void test_vmlinux(void **state)
 	unsigned char h[64];
 
 	elf(h, 2, 1, 62);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), true, &err), NULL);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), false, &err),
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_X86_64, &err), NULL);
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_I386, &err),
 	       "--vmlinux v: an ELF64 file for x86-64, but the guest is i386");
 	elf(h, 1, 1, 3);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), false, &err), NULL);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), true, &err),
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_I386, &err), NULL);
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_X86_64, &err),
 	       "--vmlinux v: an ELF32 file for i386, but the guest is x86_64");
 	elf(h, 2, 1, 183);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), true, &err),
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_X86_64, &err),
 	       "--vmlinux v: an ELF64 file for AArch64, but the guest is "
 	       "x86_64");
 	/* big-endian machine field read as such */
 	elf(h, 2, 2, 62);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), true, &err), NULL);
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_X86_64, &err), NULL);
 	elf(h, 2, 1, 999);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), true, &err),
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_X86_64, &err),
 	       "--vmlinux v: an ELF64 file for machine 999, but the guest is "
 	       "x86_64");
 	/* x86-64 machine in a 32-bit ELF (x32-like): not a vmlinux here */
 	elf(h, 1, 1, 62);
-	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), true, &err),
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_X86_64, &err),
 	       "--vmlinux v: an ELF32 file for x86-64, but the guest is "
 	       "x86_64");
 	/* a bzImage, or too short to tell */
 	memset(h, 0, sizeof(h));
 	memcpy(h + 0x202 - 0x200, "HdrS", 4);
-	EXPECT(bootargs_check_vmlinux("bz", h, sizeof(h), true, &err),
+	EXPECT(bootargs_check_vmlinux("bz", h, sizeof(h), BP_ARCH_X86_64, &err),
 	       "--vmlinux bz: not an ELF file (the uncompressed kernel with "
 	       "symbols, not the bzImage)");
+	EXPECT(bootargs_check_vmlinux("v", h, sizeof(h), BP_ARCH_COUNT, &err),
+	       "--vmlinux v: no such guest architecture (2)");
 	elf(h, 2, 1, 62);
-	EXPECT(bootargs_check_vmlinux("s", h, 19, true, &err),
+	EXPECT(bootargs_check_vmlinux("s", h, 19, BP_ARCH_X86_64, &err),
 	       "--vmlinux s: not an ELF file (the uncompressed kernel with "
 	       "symbols, not the bzImage)");
 }

@@ -38,8 +38,8 @@ static void check_golden(const char *xml, const char *name)
 
 static const struct domxml_spec full_x86_64 = {
 	.name = "bootproof-20261203-101500-x86_64-ab12",
-	.arch = GUEST_ARCH_X86_64,
-	.accel = GUEST_ACCEL_TCG,
+	.arch = BP_ARCH_X86_64,
+	.accel = BP_ACCEL_TCG,
 	.kernel = "/var/cache/bootproof/runs/r1/vmlinuz",
 	.initrd = "/var/cache/bootproof/runs/r1/initrd.img",
 	.cmdline = "console=ttyS0 root=/dev/vda rw init=/bootproof/agent "
@@ -61,8 +61,8 @@ static void test_i386_kvm_minimal(void **state)
 {
 	struct domxml_spec s = {
 		.name = "bp-i386",
-		.arch = GUEST_ARCH_I386,
-		.accel = GUEST_ACCEL_KVM,
+		.arch = BP_ARCH_I386,
+		.accel = BP_ACCEL_KVM,
 		.kernel = "/k/bzImage",
 		.memory_mib = 512,
 		.vcpus = 1,
@@ -89,7 +89,7 @@ static void test_tcg_cpu_models(void **state)
 	assert_int_equal(domxml_build(&s, &x64), 0);
 	assert_non_null(strstr(x64, "<cpu mode=\"maximum\" check=\"none\"/>"));
 	assert_null(strstr(x64, "coreduo"));
-	s.arch = GUEST_ARCH_I386;
+	s.arch = BP_ARCH_I386;
 	assert_int_equal(domxml_build(&s, &x32), 0);
 	assert_null(strstr(x32, "maximum"));
 	assert_non_null(strstr(x32, "<cpu mode=\"custom\" match=\"exact\" "
@@ -126,7 +126,7 @@ static void test_invalid(void **state)
 	s.kernel = NULL;
 	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
 	s = full_x86_64;
-	s.arch = (enum guest_arch)7;
+	s.arch = (enum bp_arch)7;
 	assert_int_equal(domxml_build(&s, &xml), -EINVAL);
 	s = full_x86_64;
 	s.kgdb_port = 70000;
@@ -137,21 +137,6 @@ static void test_invalid(void **state)
 	assert_null(xml);
 }
 
-static void test_arch_names(void **state)
-{
-	enum guest_arch a;
-
-	assert_int_equal(guest_arch_from_string("amd64", &a), 0);
-	assert_int_equal(a, GUEST_ARCH_X86_64);
-	assert_int_equal(guest_arch_from_string("i686", &a), 0);
-	assert_int_equal(a, GUEST_ARCH_I386);
-	assert_int_equal(guest_arch_from_string("arm64", &a), -EINVAL);
-	assert_int_equal(guest_arch_from_string(NULL, &a), -EINVAL);
-	assert_string_equal(guest_arch_name(GUEST_ARCH_I386), "i386");
-	assert_null(guest_arch_name((enum guest_arch)9));
-	assert_string_equal(guest_accel_name(GUEST_ACCEL_KVM), "kvm");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,7 +145,6 @@ int main(void)
 		cmocka_unit_test(test_tcg_cpu_models),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_invalid),
-		cmocka_unit_test(test_arch_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,7 +203,7 @@ static void test_damaged_image_is_rebuilt(void **state)
 	_cleanup_strbuf_ struct strbuf man = STRBUF_INIT;
 	struct fake_builder f = { .fill = 'A' };
 	struct image_request req = {
-		.arch = IMAGE_ARCH_X86_64,
+		.arch = BP_ARCH_X86_64,
 		.agent = agent,
 		.busybox = busybox,
 		.cache_dir = cdir,

@@ -179,7 +179,7 @@ static int teardown(void **state)
 static struct image_request req64(void)
 {
 	return (struct image_request){
-		.arch = IMAGE_ARCH_X86_64,
+		.arch = BP_ARCH_X86_64,
 		.agent = agent64,
 		.busybox = busybox64,
 		.cache_dir = cache,
@@ -405,7 +405,7 @@ static void test_bad_inputs(void **state)
 
 	/* a 64-bit agent in an i386 image */
 	req = req64();
-	req.arch = IMAGE_ARCH_I386;
+	req.arch = BP_ARCH_I386;
 	req.busybox = busybox32;
 	strbuf_reset(&err);
 	assert_int_equal(image_ensure_with(&fake_ops, &f, &req, &r, &err),
@@ -422,7 +422,7 @@ static void test_bad_inputs(void **state)
 	assert_non_null(strstr(err.buf, busybox32));
 
 	req = req64();
-	req.arch = IMAGE_ARCH_COUNT;
+	req.arch = BP_ARCH_COUNT;
 	strbuf_reset(&err);
 	assert_int_equal(image_ensure_with(&fake_ops, &f, &req, &r, &err),
 			 -EINVAL);
@@ -439,7 +439,7 @@ static void test_i386_busybox_from_cache(void **state)
 			    *bbdir = path_join(c2, "i386-busybox/bin"),
 			    *bbpath = path_join(bbdir, "busybox");
 	struct image_request req = {
-		.arch = IMAGE_ARCH_I386, .agent = agent32, .cache_dir = c2,
+		.arch = BP_ARCH_I386, .agent = agent32, .cache_dir = c2,
 	};
 	const struct image_entry *e;
 	char *old = getenv("BOOTPROOF_CACHE") ? strdup(getenv("BOOTPROOF_CACHE"))

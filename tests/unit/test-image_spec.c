@@ -15,24 +15,6 @@
 #include "core/image_spec.h"
 #include "util/strbuf.h"
 
-static void test_arch_names(void **state)
-{
-	enum image_arch a = IMAGE_ARCH_COUNT;
-
-	assert_int_equal(image_arch_from_string("x86_64", &a), 0);
-	assert_int_equal(a, IMAGE_ARCH_X86_64);
-	assert_int_equal(image_arch_from_string("i386", &a), 0);
-	assert_int_equal(a, IMAGE_ARCH_I386);
-	assert_string_equal(image_arch_to_string(IMAGE_ARCH_I386), "i386");
-	a = IMAGE_ARCH_X86_64;
-	assert_int_equal(image_arch_from_string("amd64", &a), -EINVAL);
-	assert_int_equal(image_arch_from_string("I386", &a), -EINVAL);
-	assert_int_equal(image_arch_from_string("", &a), -EINVAL);
-	assert_int_equal(image_arch_from_string(NULL, &a), -EINVAL);
-	assert_int_equal(a, IMAGE_ARCH_X86_64);	/* untouched on error */
-	assert_null(image_arch_to_string(IMAGE_ARCH_COUNT));
-}
-
 static void test_marker_pattern(void **state)
 {
 	/* Byte i = (uint8_t)((i * 2654435761u) >> 24), worked out by hand
@@ -93,42 +75,42 @@ static void test_check_elf(void **state)
 	size_t n;
 
 	n = make_elf(b, sizeof(b), ELFCLASS64, EM_X86_64, ET_EXEC, false);
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_X86_64, &why), 0);
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_X86_64, &why), 0);
 	assert_null(why);
 	/* static-pie is ET_DYN without an interpreter: fine */
 	n = make_elf(b, sizeof(b), ELFCLASS64, EM_X86_64, ET_DYN, false);
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_X86_64, &why), 0);
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_X86_64, &why), 0);
 	/* the right binary for the other arch */
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_I386, &why),
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_I386, &why),
 			 -ENOEXEC);
 	assert_non_null(strstr(why, "x86_64 (64-bit)"));
 	n = make_elf(b, sizeof(b), ELFCLASS32, EM_386, ET_EXEC, false);
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_I386, &why), 0);
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_X86_64, &why),
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_I386, &why), 0);
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_X86_64, &why),
 			 -ENOEXEC);
 	assert_non_null(strstr(why, "i386 (32-bit)"));
 	/* dynamically linked */
 	n = make_elf(b, sizeof(b), ELFCLASS32, EM_386, ET_EXEC, true);
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_I386, &why),
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_I386, &why),
 			 -ENOEXEC);
 	assert_non_null(strstr(why, "dynamically linked"));
 	/* another machine, an object file, truncated, not ELF at all */
 	n = make_elf(b, sizeof(b), ELFCLASS64, EM_AARCH64, ET_EXEC, false);
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_X86_64, &why),
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_X86_64, &why),
 			 -ENOEXEC);
 	assert_non_null(strstr(why, "another machine"));
 	n = make_elf(b, sizeof(b), ELFCLASS64, EM_X86_64, ET_REL, false);
-	assert_int_equal(image_check_elf(b, n, IMAGE_ARCH_X86_64, &why),
+	assert_int_equal(image_check_elf(b, n, BP_ARCH_X86_64, &why),
 			 -ENOEXEC);
 	n = make_elf(b, sizeof(b), ELFCLASS64, EM_X86_64, ET_EXEC, false);
-	assert_int_equal(image_check_elf(b, n - 1, IMAGE_ARCH_X86_64, &why),
+	assert_int_equal(image_check_elf(b, n - 1, BP_ARCH_X86_64, &why),
 			 -ENOEXEC);
 	assert_non_null(strstr(why, "truncated"));
 	assert_int_equal(image_check_elf("#!/bin/sh\necho hi\n", 18,
-					 IMAGE_ARCH_X86_64, &why),
+					 BP_ARCH_X86_64, &why),
 			 -ENOEXEC);
 	assert_string_equal(why, "not an ELF file");
-	assert_int_equal(image_check_elf("", 0, IMAGE_ARCH_X86_64, &why),
+	assert_int_equal(image_check_elf("", 0, BP_ARCH_X86_64, &why),
 			 -ENOEXEC);
 }
 
@@ -140,7 +122,7 @@ static void test_check_elf_real(void **state)
 	/* This test program is linked against libc dynamically. */
 	assert_true(strbuf_read_file(&self, "/proc/self/exe", 0) > 0);
 	assert_int_equal(image_check_elf(self.buf, self.len,
-					 IMAGE_ARCH_X86_64, &why),
+					 BP_ARCH_X86_64, &why),
 			 -ENOEXEC);
 	assert_non_null(strstr(why, "dynamically linked"));
 }
@@ -305,7 +287,7 @@ static void make_layout(struct image_layout *l, const char *agent,
 			 0);
 }
 
-static void hash_of(const struct image_layout *l, enum image_arch a,
+static void hash_of(const struct image_layout *l, enum bp_arch a,
 		    char *hex)
 {
 	assert_int_equal(image_layout_hash(l, a, hex), 0);
@@ -319,55 +301,55 @@ static void test_hash_changes_with_content_only(void **state)
 	struct image_entry *e;
 
 	make_layout(&l, "agent-v1", "busybox-v1");
-	hash_of(&l, IMAGE_ARCH_X86_64, h0);
+	hash_of(&l, BP_ARCH_X86_64, h0);
 	image_layout_done(&l);
 
 	/* same inputs, again: same key */
 	make_layout(&l, "agent-v1", "busybox-v1");
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_equal(h, h0);
 	/* another arch */
-	hash_of(&l, IMAGE_ARCH_I386, h);
+	hash_of(&l, BP_ARCH_I386, h);
 	assert_string_not_equal(h, h0);
 	/* one byte of a file, a mode, a link target, a device number */
 	e = (struct image_entry *)image_layout_find(&l, IMAGE_MARKER_PATH);
 	e->data[12345] ^= 1;
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	e->data[12345] ^= 1;
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_equal(h, h0);
 	e = (struct image_entry *)image_layout_find(&l, "/tmp");
 	e->mode = 0777;
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	e->mode = 01777;
 	e = (struct image_entry *)image_layout_find(&l, "/usr/bin");
 	e->target[0] = 'X';
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	e->target[0] = '.';
 	e = (struct image_entry *)image_layout_find(&l, "/dev/null");
 	e->minor = 4;
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	e->minor = 3;
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_equal(h, h0);
 	/* whether applet links are made */
 	free(l.applets_of);
 	l.applets_of = NULL;
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	image_layout_done(&l);
 
 	/* the agent, the busybox */
 	make_layout(&l, "agent-v2", "busybox-v1");
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	image_layout_done(&l);
 	make_layout(&l, "agent-v1", "busybox-v1 ");
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	image_layout_done(&l);
 	/* an added module file */
@@ -375,7 +357,7 @@ static void test_hash_changes_with_content_only(void **state)
 	assert_int_equal(image_layout_add_file(&l, "/lib/modules/6.1/m.ko",
 					       0644, "ko", 2),
 			 0);
-	hash_of(&l, IMAGE_ARCH_X86_64, h);
+	hash_of(&l, BP_ARCH_X86_64, h);
 	assert_string_not_equal(h, h0);
 	image_layout_done(&l);
 }
@@ -390,13 +372,13 @@ static void test_hash_ignores_add_order(void **state)
 	assert_int_equal(image_layout_add_file(&a, "/x/2", 0644, "2", 1), 0);
 	assert_int_equal(image_layout_add_file(&b, "/x/2", 0644, "2", 1), 0);
 	assert_int_equal(image_layout_add_file(&b, "/x/1", 0644, "1", 1), 0);
-	hash_of(&a, IMAGE_ARCH_X86_64, ha);
-	hash_of(&b, IMAGE_ARCH_X86_64, hb);
+	hash_of(&a, BP_ARCH_X86_64, ha);
+	hash_of(&b, BP_ARCH_X86_64, hb);
 	assert_string_equal(ha, hb);
 	/* content moved from one file to the other is a change */
 	a.entries[1].data[0] = '2';
 	a.entries[2].data[0] = '1';
-	hash_of(&a, IMAGE_ARCH_X86_64, ha);
+	hash_of(&a, BP_ARCH_X86_64, ha);
 	assert_string_not_equal(ha, hb);
 }
 
@@ -682,7 +664,6 @@ static void test_modules_filter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_arch_names),
 		cmocka_unit_test(test_marker_pattern),
 		cmocka_unit_test(test_check_elf),
 		cmocka_unit_test(test_check_elf_real),

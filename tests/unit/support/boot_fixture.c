@@ -39,8 +39,8 @@ struct boot_request boot_test_req(const char *name, const char *run_dir,
 {
 	struct boot_request r = {
 		.name = name,
-		.arch = GUEST_ARCH_X86_64,
-		.accel = GUEST_ACCEL_TCG,
+		.arch = BP_ARCH_X86_64,
+		.accel = BP_ACCEL_TCG,
 		.uri = "fake:///",
 		.kernel = kernel,
 		.run_dir = run_dir,

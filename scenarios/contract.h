@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * contract: what the host (harness/) and the in-guest agent (scenarios/)
+ * must agree on, in the one header both compile: the scenario names, the
+ * kernel command-line parameters the host writes and the agent parses,
+ * and the lines the host watches for on the console and the channel.
+ *
+ * No includes and no code: the static guest build and the harness include
+ * it as it is (the harness as "../scenarios/contract.h" through -Iharness).
+ * tests/unit/test-cmdline.c feeds the command line the host builds to the
+ * agent's parser.  docs/scenarios.md describes the contract in prose.
+ */
+#ifndef BP_CONTRACT_H
+#define BP_CONTRACT_H
+
+/* -------------------------------------------------------------- scenarios */
+
+/*
+ * The scenarios, in the agent's order, as X-macro lists: X(name) for each.
+ * The agent defines `const struct scenario scenario_<name>` for every name
+ * (SCENARIO_DEFINE in scenarios/agent.h); the host accepts the feature
+ * scenarios in groups, plans and `boot --scenarios`, and the test-only
+ * ones in `boot --scenarios` alone.
+ */
+#define BP_FEATURE_SCENARIOS(X) \
+	X(boot) X(bpf) X(cgroups) X(userfaultfd) X(kgdb) X(mm)
+/* Not part of "all": they exist to test the harness and the runner. */
+#define BP_TEST_SCENARIOS(X) \
+	X(crash) X(hang) X(timeout) X(segv)
+#define BP_SCENARIOS(X) BP_FEATURE_SCENARIOS(X) BP_TEST_SCENARIOS(X)
+
+/* For a NULL-terminated list of names: { BP_SCENARIOS(BP_SCENARIO_NAME)
+ * NULL }. */
+#define BP_SCENARIO_NAME(name) #name,
+
+/* bootproof.scenarios=all: every feature scenario, in order. */
+#define BP_SCENARIOS_ALL "all"
+
+/* ---------------------------------------------------- kernel command line */
+
+/*
+ * Parameters, "name=value" words of the kernel command line (the agent
+ * reads /proc/cmdline: the kernel does not pass dotted parameters to
+ * init).  '-' and '_' are equal in names, as for the kernel; a value may
+ * be double-quoted; a later word wins.
+ */
+#define BP_PARAM_PREFIX "bootproof."
+/* a,b,c: scenario names (or BP_SCENARIOS_ALL), run in that order */
+#define BP_PARAM_SCENARIOS BP_PARAM_PREFIX "scenarios"
+/* S: the time limit of each scenario, 1..86400 seconds */
+#define BP_PARAM_TIMEOUT BP_PARAM_PREFIX "timeout"
+/* TTY: the tty kgdboc uses (BP_KGDB_TTY); absent: no host debugger */
+#define BP_PARAM_KGDB BP_PARAM_PREFIX "kgdb"
+/* S: how long the guest waits for the host debugger, 0..86400 */
+#define BP_PARAM_KGDB_WAIT BP_PARAM_PREFIX "kgdb_wait"
+/* N: the CPUs the guest was given, 1..8192 */
+#define BP_PARAM_CPUS BP_PARAM_PREFIX "cpus"
+/* M: the memory the guest was given, MiB */
+#define BP_PARAM_MEM_MIB BP_PARAM_PREFIX "mem_mib"
+/* 1/0 (y/n; the bare name is 1): a shell on the console at the end */
+#define BP_PARAM_SHELL BP_PARAM_PREFIX "shell"
+
+/* The guest's second serial port: the host serves it as kgdb's socket. */
+#define BP_KGDB_TTY "ttyS1"
+
+/* ------------------------------------------------- what the host watches */
+
+/* Every note of the agent on the console starts so (top level KTAP
+ * diagnostics). */
+#define BP_AGENT_NOTE "# bootproof-agent: "
+/* The note the agent prints last, before it powers off. */
+#define BP_AGENT_DONE "done"
+#define BP_AGENT_DONE_LINE BP_AGENT_NOTE BP_AGENT_DONE
+/* The kgdb scenario's handshake: the line starts so, then " port=TTY
+ * wait=S"; the host answers with a byte on the kgdb port. */
+#define BP_KGDB_READY "# kgdb: ready"
+/* The virtio-serial channel the host attaches, and the line the boot
+ * scenario writes to it (then the kernel release). */
+#define BP_CHANNEL_NAME "org.bootproof.agent.0"
+#define BP_CHANNEL_LINE "bootproof-agent: channel ok "
+
+#endif
