@@ -364,7 +364,7 @@ static void add_boot_tests(struct ctx *x, json_object *run, json_object *rec,
 		json_object *sm = json_object_new_object();
 		json_object *ts;
 
-		strbuf_addstr(&p, "boot.");
+		strbuf_addstr(&p, "bootproof.");
 		add_path_elem(&p, jsonx_str(s, "name"));
 		ts = new_test(x, build_id, p.buf,
 			      kcidb_test_status(jsonx_str(s, "result")));

@@ -7,8 +7,8 @@
  * matrix run) and, for each build that booted, the tests:
  *
  *   path "boot"                  the boot verdict
- *   path "boot.<scenario>"       each scenario the agent ran
- *   path "boot.<scenario>.<check>"  each KTAP check of that scenario
+ *   path "bootproof.<scenario>"  each scenario the agent ran
+ *   path "bootproof.<scenario>.<check>"  each KTAP check of it
  *
  * Statuses, faithfully:
  *   build   config stage "fail" or build "fail"       FAIL

@@ -94,9 +94,9 @@ static void test_boot_booted(void **state)
 	assert_string_equal(jsonx_str(b, "architecture"), "x86_64");
 
 	assert_status(k, "tests", ":boot", "PASS");
-	assert_status(k, "tests", ":boot.bpf", "PASS");
-	assert_status(k, "tests", ":boot.kgdb", "SKIP");
-	assert_string_equal(jsonx_str(find(k, "tests", ":boot.kgdb"),
+	assert_status(k, "tests", ":bootproof.bpf", "PASS");
+	assert_status(k, "tests", ":bootproof.kgdb", "SKIP");
+	assert_string_equal(jsonx_str(find(k, "tests", ":bootproof.kgdb"),
 				      "log_excerpt"),
 			    jsonx_str(jsonx_at(jsonx_at(run, "boots", 0),
 					       "scenarios", 5),
@@ -131,7 +131,7 @@ static void test_boot_panic(void **state)
 				      "kind"),
 			    "PANIC");
 	assert_non_null(strstr(jsonx_str(t, "log_excerpt"), "Kernel panic"));
-	assert_status(k, "tests", ":boot.crash", "ERROR");
+	assert_status(k, "tests", ":bootproof.crash", "ERROR");
 	json_object_put(k);
 	json_object_put(run);
 }
@@ -156,9 +156,9 @@ static void test_matrix(void **state)
 				   ":x86_64-demo-userfaultfd:"));
 	assert_status(k, "builds", ":i386-demo-kgdb", "PASS"); /* reused */
 	assert_status(k, "tests", ":x86_64-demo-kgdb:boot", "FAIL");
-	assert_status(k, "tests", ":i386-demo-userfaultfd:boot.userfaultfd",
+	assert_status(k, "tests", ":i386-demo-userfaultfd:bootproof.userfaultfd",
 		      "SKIP");
-	assert_status(k, "tests", ":i386-demo-kgdb:boot.kgdb", "FAIL");
+	assert_status(k, "tests", ":i386-demo-kgdb:bootproof.kgdb", "FAIL");
 	assert_int_equal(jsonx_len(jsonx_get(jsonx_at(k, "checkouts", 0),
 					     "misc"),
 				   "groups"),
