@@ -18,5 +18,6 @@ int verb_diff(int argc, char **argv);
 int verb_config(int argc, char **argv);
 int verb_groups(int argc, char **argv);
 int verb_run(int argc, char **argv);
+int verb_kcidb(int argc, char **argv);
 
 #endif

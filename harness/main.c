@@ -22,6 +22,7 @@ static const struct verb verbs[] = {
 	{ "config", verb_config, "make a .config from a base and groups, explain drops" },
 	{ "groups", verb_groups, "list the option groups" },
 	{ "run", verb_run, "the matrix: a plan's candidates through config, build, boot" },
+	{ "kcidb", verb_kcidb, "a run as a KernelCI KCIDB document" },
 };
 
 static void usage(FILE *f)

@@ -17,7 +17,7 @@ libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev
 linux-source-6.12 linux-image-amd64
 busybox-static gdb ccache
 bc bison flex libelf-dev libssl-dev cpio kmod xz-utils procps
-chromium libxml2-utils python3-jsonschema
+chromium libxml2-utils python3 python3-jsonschema time
 "
 
 missing_pkgs() {

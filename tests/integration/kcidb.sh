@@ -9,14 +9,20 @@ set -u
 BP=${BOOTPROOF:-./bootproof}
 PY=/usr/bin/python3
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SCHEMA=$ROOT/../shared/schemas/kcidb-v5.3.schema.json
+# shared/ stands beside the checkout (CI's clone, ../shared/tools/fresh-ci.sh),
+# or beside a folder above it (a git worktree); BP_SHARED names it outright.
+SCHEMA=
+for d in ${BP_SHARED:-} "$ROOT/../shared" "$ROOT/../../shared" "$ROOT/../../../shared"; do
+	[ -f "$d/schemas/kcidb-v5.3.schema.json" ] &&
+		{ SCHEMA=$d/schemas/kcidb-v5.3.schema.json; break; }
+done
 R=tests/data/runs
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 
-[ -f "$SCHEMA" ] || { echo "FAIL: no KCIDB schema at $SCHEMA"; exit 1; }
+[ -n "$SCHEMA" ] || { echo "FAIL: no shared/schemas/kcidb-v5.3.schema.json beside $ROOT (set BP_SHARED)"; exit 1; }
 $PY -c 'import jsonschema' 2>/dev/null ||
 	{ echo "FAIL: python3-jsonschema missing (make setup installs it)"; exit 1; }
 
