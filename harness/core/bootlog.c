@@ -80,10 +80,10 @@ struct bootlog *bootlog_new(const struct bootlog_ops *ops, void *userdata)
 
 void bootlog_free(struct bootlog *b)
 {
-	if (!b)
-		return;
-	console_free(b->con);
-	ktap_free(b->ktap);
+	if (b) {
+		console_free(b->con);
+		ktap_free(b->ktap);
+	}
 	free(b);
 }
 

@@ -16,6 +16,13 @@
  *
  * Milestones and problems are also kept in the parser for later queries.
  *
+ * Sources, split along the two things the parser finds: console.c cuts
+ * and cleans lines and finds milestones (and holds this API);
+ * console_report.c finds problem reports, their blocks and signatures.
+ * Their shared state is in console_impl.h, which nothing else includes.
+ * Boot and triage do not assemble this parser with KTAP themselves: they
+ * use core/bootlog.h.
+ *
  * Lines.  A line ends at '\n' only, so line numbers (1-based) are those of
  * the log file (`sed -n Np`).  Cleaning: '\r' is dropped (a lone '\r' does
  * not end a line); 7-bit escape sequences are removed (CSI `ESC [ ... final`,

@@ -1,60 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ktap.h"
+#include "ktap_impl.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-/*
- * One block per nesting level: the subtests of one test (the root for a
- * document), at one indentation.
- */
-struct block {
-	unsigned indent;
-	struct ktap_test *owner; /* NULL: over the limits, results dropped */
-	size_t first_child;	 /* owner->children index of our first test */
-	unsigned long plan;
-	bool plan_seen;
-	bool fresh;		/* only header lines so far */
-	bool started;		/* TEST_START emitted for the owner */
-	unsigned long last_number;
-	size_t results;		/* result lines, kept or not */
-	size_t dropped;		/* result lines not kept */
-	/* The test owning the child block just opened or closed: the next
-	 * result line at our indentation is its result. */
-	struct ktap_test *open_child;
-	char **diags;		/* for the next test created here */
-	size_t n_diags;
-	size_t dropped_diags;
-	char *subtest_name;	/* TAP14 "# Subtest:" at our level */
-};
-
-enum cont {
-	CONT_NONE,
-	CONT_DIAG,	/* last line was a diagnostic */
-	CONT_RESULT,	/* last line was a result: "---" may follow */
-	CONT_YAML,	/* inside "---" ... "..." */
-};
-
-struct ktap {
-	struct ktap_limits lim;
-	ktap_event_fn fn;
-	void *userdata;
-	struct ktap_test *root;
-	struct block *blocks;
-	size_t depth;		/* blocks in use; 0 outside a document */
-	size_t n_tests;
-	size_t diag_bytes;
-	struct ktap_stats stats;
-	char *bail_reason;
-	char *scratch;		/* max_line + 1 */
-	enum cont cont;
-	unsigned cont_indent;
-	struct ktap_test *yaml_test;
-};
 
 /* ------------------------------------------------------------ lines */
 
@@ -64,458 +16,6 @@ enum {
 	LINE_KTAP = 1,
 	LINE_MALFORMED = 2,
 };
-
-enum ltype {
-	L_UNKNOWN,
-	L_VERSION,
-	L_SUBTEST,
-	L_PLAN,
-	L_BAD,		/* malformed plan or overflowing number */
-	L_RESULT,
-	L_BAIL,
-	L_DIAG,
-	L_YAML_START,
-	L_YAML_END,
-};
-
-struct line {
-	enum ltype type;
-	unsigned indent;
-	const char *text;	/* after the indentation */
-	/* L_RESULT */
-	bool ok;
-	bool has_number;
-	bool bad_number;
-	unsigned long number;	/* also N of L_PLAN */
-	const char *name;	/* L_RESULT, L_SUBTEST; not NUL-terminated */
-	size_t name_len;
-	enum ktap_directive dir; /* L_RESULT, L_PLAN */
-	const char *rest;	/* directive reason / diagnostic data, or
-				 * the text of L_DIAG, L_BAIL */
-};
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static const char *skip_blanks(const char *s)
-{
-	while (is_blank(*s))
-		s++;
-	return s;
-}
-
-/* Parse decimal digits; *overflow on values beyond ULONG_MAX. */
-static const char *parse_ulong(const char *s, unsigned long *ret,
-			       bool *overflow)
-{
-	unsigned long v = 0;
-
-	*overflow = false;
-	for (; isdigit((unsigned char)*s); s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (v > (ULONG_MAX - d) / 10)
-			*overflow = true;
-		else
-			v = v * 10 + d;
-	}
-	*ret = v;
-	return s;
-}
-
-static bool word_end(char c)
-{
-	return !isalnum((unsigned char)c) && c != '_';
-}
-
-/* A directive keyword at the start of s (after '#' and blanks). */
-static enum ktap_directive parse_directive(const char *s, const char **rest)
-{
-	static const struct {
-		const char *kw;
-		enum ktap_directive dir;
-		bool prefix; /* SKIPPED, SKIP_REASON... */
-	} kws[] = {
-		{ "SKIP", KTAP_DIR_SKIP, true },
-		{ "TODO", KTAP_DIR_TODO, false },
-		{ "XFAIL", KTAP_DIR_XFAIL, false },
-		{ "TIMEOUT", KTAP_DIR_TIMEOUT, false },
-		{ "ERROR", KTAP_DIR_ERROR, false },
-	};
-
-	for (size_t i = 0; i < ELEMENTSOF(kws); i++) {
-		size_t n = strlen(kws[i].kw);
-		const char *p = s + n;
-
-		if (strncasecmp(s, kws[i].kw, n))
-			continue;
-		if (kws[i].prefix)
-			while (isalpha((unsigned char)*p))
-				p++;
-		if (!word_end(*p))
-			continue;
-		p = skip_blanks(p);
-		if (*p == ':')
-			p = skip_blanks(p + 1);
-		*rest = p;
-		return kws[i].dir;
-	}
-	*rest = s;
-	return KTAP_DIR_NONE;
-}
-
-/*
- * Split "name # directive reason" at the first '#' that starts the text or
- * follows a blank and is not escaped.
- */
-static void parse_description(const char *s, struct line *l)
-{
-	const char *p = s, *end;
-
-	for (; *p; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-			continue;
-		}
-		if (*p == '#' && (p == s || is_blank(p[-1])))
-			break;
-	}
-	end = p;
-	while (end > s && is_blank(end[-1]))
-		end--;
-	l->name = s;
-	l->name_len = (size_t)(end - s);
-	l->dir = KTAP_DIR_NONE;
-	l->rest = NULL;
-	if (*p == '#') {
-		p = skip_blanks(p + 1);
-		l->dir = parse_directive(p, &l->rest);
-		if (l->dir == KTAP_DIR_NONE && !*p)
-			l->rest = NULL;
-	}
-}
-
-static bool parse_version(const char *s, struct line *l)
-{
-	const char *p;
-	bool ovf;
-
-	if (!strncmp(s, "KTAP version ", 13))
-		p = s + 13;
-	else if (!strncmp(s, "TAP version ", 12))
-		p = s + 12;
-	else
-		return false;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	p = parse_ulong(p, &l->number, &ovf);
-	if (*skip_blanks(p))
-		return false;
-	l->type = L_VERSION;
-	return true;
-}
-
-static bool parse_plan(const char *s, struct line *l)
-{
-	const char *p;
-	bool ovf;
-
-	if (strncmp(s, "1..", 3))
-		return false;
-	p = s + 3;
-	l->type = L_BAD;
-	if (!isdigit((unsigned char)*p))
-		return true;
-	p = parse_ulong(p, &l->number, &ovf);
-	if (ovf)
-		return true;
-	if (*p && !is_blank(*p) && *p != '#')
-		return true;
-	p = skip_blanks(p);
-	l->dir = KTAP_DIR_NONE;
-	l->rest = NULL;
-	if (*p == '#')
-		l->dir = parse_directive(skip_blanks(p + 1), &l->rest);
-	else if (*p)
-		return true;
-	l->type = L_PLAN;
-	return true;
-}
-
-static bool parse_result(const char *s, struct line *l)
-{
-	const char *p;
-
-	if (!strncmp(s, "ok", 2)) {
-		l->ok = true;
-		p = s + 2;
-	} else if (!strncmp(s, "not ok", 6)) {
-		l->ok = false;
-		p = s + 6;
-	} else {
-		return false;
-	}
-	if (*p && !is_blank(*p))
-		return false;
-	p = skip_blanks(p);
-	l->has_number = false;
-	l->bad_number = false;
-	l->number = 0;
-	if (isdigit((unsigned char)*p)) {
-		bool ovf;
-		const char *q = parse_ulong(p, &l->number, &ovf);
-
-		if (!*q || is_blank(*q)) {
-			l->has_number = !ovf;
-			l->bad_number = ovf;
-			p = skip_blanks(q);
-		}
-	}
-	if (p[0] == '-' && (!p[1] || is_blank(p[1])))
-		p = skip_blanks(p + 1);
-	parse_description(p, l);
-	l->type = L_RESULT;
-	return true;
-}
-
-static void classify(char *s, struct line *l)
-{
-	unsigned col = 0;
-	size_t n;
-
-	for (; is_blank(*s); s++)
-		col = *s == '\t' ? (col + 8) & ~7u : col + 1;
-	memset(l, 0, sizeof(*l));
-	l->indent = col;
-	l->text = s;
-	l->type = L_UNKNOWN;
-
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	if (!strcmp(s, "---")) {
-		l->type = L_YAML_START;
-	} else if (!strcmp(s, "...")) {
-		l->type = L_YAML_END;
-	} else if (s[0] == '#') {
-		const char *p = skip_blanks(s + 1);
-
-		if (!strncmp(p, "Subtest:", 8)) {
-			l->type = L_SUBTEST;
-			l->name = skip_blanks(p + 8);
-			l->name_len = strlen(l->name);
-		} else {
-			l->type = L_DIAG;
-			l->rest = p;
-		}
-	} else if (!strncasecmp(s, "Bail out!", 9)) {
-		l->type = L_BAIL;
-		l->rest = skip_blanks(s + 9);
-	} else if (parse_version(s, l) || parse_plan(s, l) ||
-		   parse_result(s, l)) {
-		/* typed by the parser */
-	}
-}
-
-/* Remove "<6>", "[    1.234567] " and "[    T1] " prefixes in place. */
-static char *strip_prefixes(char *s)
-{
-	if (s[0] == '<' && isdigit((unsigned char)s[1])) {
-		char *p = s + 1;
-
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (*p == '>')
-			s = p + 1;
-	}
-	if (s[0] == '[') {
-		char *p = s + 1;
-		bool digits = false;
-
-		while (*p == ' ')
-			p++;
-		for (; isdigit((unsigned char)*p); p++)
-			digits = true;
-		if (digits && *p == '.') {
-			p++;
-			while (isdigit((unsigned char)*p))
-				p++;
-			if (*p == ']') {
-				s = p + 1;
-				/* CONFIG_PRINTK_CALLER: "[    T1]" */
-				if (s[0] == '[') {
-					p = s + 1;
-					while (*p == ' ')
-						p++;
-					if (*p == 'T' || *p == 'C') {
-						p++;
-						digits = false;
-						for (; isdigit((unsigned char)*p); p++)
-							digits = true;
-						if (digits && *p == ']')
-							s = p + 1;
-					}
-				}
-				if (*s == ' ')
-					s++;
-			}
-		}
-	}
-	return s;
-}
-
-/* ------------------------------------------------------------ tree */
-
-static void test_free(struct ktap_test *t)
-{
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n_children; i++)
-		test_free(t->children[i]);
-	for (size_t i = 0; i < t->n_diags; i++)
-		free(t->diags[i]);
-	free(t->diags);
-	free(t->children);
-	free(t->name);
-	free(t->reason);
-	free(t);
-}
-
-/* A copy of at most max bytes of s[0..n), counting truncation. */
-static char *copy_capped(struct ktap *k, const char *s, size_t n, size_t max)
-{
-	char *r;
-
-	if (n > max) {
-		n = max;
-		k->stats.truncated++;
-	}
-	r = malloc(n + 1);
-	if (!r)
-		return NULL;
-	memcpy(r, s, n);
-	r[n] = '\0';
-	return r;
-}
-
-/* A name: "\#" is '#', "\\" is '\'. */
-static char *copy_name(struct ktap *k, const char *s, size_t n)
-{
-	char *r = copy_capped(k, s, n, k->lim.max_name);
-	char *w;
-
-	if (!r)
-		return NULL;
-	w = r;
-	for (char *p = r; *p; p++) {
-		if (*p == '\\' && (p[1] == '#' || p[1] == '\\'))
-			p++;
-		*w++ = *p;
-	}
-	*w = '\0';
-	return r;
-}
-
-static int set_reason(struct ktap *k, struct ktap_test *t, const char *s)
-{
-	char *r = copy_capped(k, s, strlen(s), k->lim.max_name);
-
-	if (!r)
-		return -ENOMEM;
-	free(t->reason);
-	t->reason = r;
-	return 0;
-}
-
-/*
- * Make room for element n of the array *pv (elements of size elem, grown in
- * powers of two from 4).  0 or -ENOMEM.
- */
-static int grow(void *pv, size_t n, size_t elem)
-{
-	void **p = pv;
-	void *nv;
-	size_t a;
-
-	if (n == 0)
-		a = 4;
-	else if (n >= 4 && !(n & (n - 1)))
-		a = 2 * n;
-	else
-		return 0;
-	nv = realloc(*p, a * elem);
-	if (!nv)
-		return -ENOMEM;
-	*p = nv;
-	return 0;
-}
-
-/*
- * Append a test to parent.  Returns 0 and *ret (NULL when over max_tests or
- * when there is no parent: the caller counts what is lost) or -ENOMEM.
- */
-static int new_test(struct ktap *k, struct ktap_test *parent,
-		    struct ktap_test **ret)
-{
-	struct ktap_test *t;
-
-	*ret = NULL;
-	if (!parent || k->n_tests >= k->lim.max_tests)
-		return 0;
-	if (grow(&parent->children, parent->n_children,
-		 sizeof(*parent->children)) < 0)
-		return -ENOMEM;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	t->name = strdup("");
-	if (!t->name) {
-		free(t);
-		return -ENOMEM;
-	}
-	t->parent = parent;
-	t->depth = parent->depth + 1;
-	parent->children[parent->n_children++] = t;
-	k->n_tests++;
-	*ret = t;
-	return 0;
-}
-
-/*
- * Append a diagnostic to a list within the limits.  Takes s (malloc'd)
- * in all cases.
- */
-static int strv_push(struct ktap *k, char ***v, size_t *n, size_t *dropped,
-		     char *s)
-{
-	size_t cost = strlen(s) + 1;
-
-	if (*n >= k->lim.max_diags ||
-	    k->diag_bytes + cost > k->lim.max_diag_bytes) {
-		free(s);
-		(*dropped)++;
-		k->stats.dropped_diags++;
-		return 0;
-	}
-	if (grow(v, *n, sizeof(**v)) < 0) {
-		free(s);
-		return -ENOMEM;
-	}
-	(*v)[(*n)++] = s;
-	k->diag_bytes += cost;
-	return 0;
-}
-
-static int test_add_diag(struct ktap *k, struct ktap_test *t, char *s)
-{
-	if (!t) {
-		free(s);
-		k->stats.dropped_diags++;
-		return 0;
-	}
-	return strv_push(k, &t->diags, &t->n_diags, &t->dropped_diags, s);
-}
 
 /* Move the block's pending diagnostics into t (or drop them). */
 static int block_flush_diags(struct ktap *k, struct block *b,
@@ -529,7 +29,7 @@ static int block_flush_diags(struct ktap *k, struct block *b,
 			free(b->diags[i]);
 			continue;
 		}
-		r = test_add_diag(k, t, b->diags[i]);
+		r = ktap_tree_add_diag(k, t, b->diags[i]);
 	}
 	if (t)
 		t->dropped_diags += b->dropped_diags;
@@ -581,7 +81,7 @@ static int give_up(struct ktap *k, struct ktap_test *t, const char *why)
 		t->incomplete = true;
 		k->stats.incomplete++;
 		if (!t->reason)
-			r = set_reason(k, t, why);
+			r = ktap_tree_set_reason(k, t, why);
 		emit(k, KTAP_EV_TEST_DONE, t, NULL);
 	}
 	return r;
@@ -642,7 +142,7 @@ static int check_plan(struct ktap *k, struct block *b)
 			i++;
 		if (i < n && nums[i] == next)
 			continue;
-		r = new_test(k, o, &t);
+		r = ktap_tree_new_test(k, o, &t);
 		if (r < 0)
 			return r;
 		if (!t) /* over max_tests: counted in stats.missing only */
@@ -650,7 +150,7 @@ static int check_plan(struct ktap *k, struct block *b)
 		t->number = next;
 		t->status = KTAP_ERROR;
 		t->incomplete = true;
-		r = set_reason(k, t, "missing");
+		r = ktap_tree_set_reason(k, t, "missing");
 		if (r < 0)
 			return r;
 		emit(k, KTAP_EV_TEST_DONE, t, NULL);
@@ -740,7 +240,7 @@ static int open_child(struct ktap *k, unsigned indent, const char *name,
 			return r;
 	}
 	touch(k, b);
-	r = new_test(k, b->owner, &t);
+	r = ktap_tree_new_test(k, b->owner, &t);
 	if (r < 0)
 		return r;
 	if (t) /* until its result line says otherwise */
@@ -750,7 +250,7 @@ static int open_child(struct ktap *k, unsigned indent, const char *name,
 		return r;
 	if (t && name) {
 		free(t->name);
-		t->name = copy_name(k, name, name_len);
+		t->name = ktap_tree_copy_name(k, name, name_len);
 		if (!t->name)
 			return -ENOMEM;
 	} else if (t && b->subtest_name) {
@@ -837,7 +337,7 @@ static int on_subtest(struct ktap *k, const struct line *l)
 	}
 	if (b->fresh && k->depth > 1 && b->owner && !b->owner->name[0]) {
 		free(b->owner->name);
-		b->owner->name = copy_name(k, l->name, l->name_len);
+		b->owner->name = ktap_tree_copy_name(k, l->name, l->name_len);
 		if (!b->owner->name)
 			return -ENOMEM;
 		touch(k, b);
@@ -846,7 +346,7 @@ static int on_subtest(struct ktap *k, const struct line *l)
 	/* TAP14: the comment sits at the parent's level. */
 	touch(k, b);
 	free(b->subtest_name);
-	b->subtest_name = copy_name(k, l->name, l->name_len);
+	b->subtest_name = ktap_tree_copy_name(k, l->name, l->name_len);
 	return b->subtest_name ? LINE_KTAP : -ENOMEM;
 }
 
@@ -878,7 +378,7 @@ static int on_plan(struct ktap *k, const struct line *l)
 	if (l->dir != KTAP_DIR_NONE && o->directive == KTAP_DIR_NONE) {
 		o->directive = l->dir;
 		if (l->rest && *l->rest && !o->reason) {
-			r = set_reason(k, o, l->rest);
+			r = ktap_tree_set_reason(k, o, l->rest);
 			if (r < 0)
 				return r;
 		}
@@ -937,7 +437,7 @@ static int on_result(struct ktap *k, const struct line *l)
 	if (b->open_child) {
 		t = TAKE_PTR(b->open_child);
 	} else {
-		r = new_test(k, b->owner, &t);
+		r = ktap_tree_new_test(k, b->owner, &t);
 		if (r < 0)
 			return r;
 		r = block_flush_diags(k, b, t);
@@ -950,7 +450,7 @@ static int on_result(struct ktap *k, const struct line *l)
 		}
 	}
 	if (l->name_len || !t->name[0]) {
-		char *name = copy_name(k, l->name, l->name_len);
+		char *name = ktap_tree_copy_name(k, l->name, l->name_len);
 
 		if (!name)
 			return -ENOMEM;
@@ -965,11 +465,11 @@ static int on_result(struct ktap *k, const struct line *l)
 	t->line = k->stats.lines;
 	if (l->rest && *l->rest) {
 		if (l->dir != KTAP_DIR_NONE) {
-			r = set_reason(k, t, l->rest);
+			r = ktap_tree_set_reason(k, t, l->rest);
 		} else {
-			char *d = copy_capped(k, l->rest, strlen(l->rest),
+			char *d = ktap_tree_copy(k, l->rest, strlen(l->rest),
 					      k->lim.max_line);
-			r = d ? test_add_diag(k, t, d) : -ENOMEM;
+			r = d ? ktap_tree_add_diag(k, t, d) : -ENOMEM;
 		}
 		if (r < 0)
 			return r;
@@ -993,15 +493,15 @@ static int add_diag(struct ktap *k, char *s, unsigned indent)
 	struct block *b = top(k);
 
 	if (b->open_child)
-		return test_add_diag(k, b->open_child, s);
+		return ktap_tree_add_diag(k, b->open_child, s);
 	if (b->fresh && indent >= b->indent)
-		return test_add_diag(k, b->owner, s);
+		return ktap_tree_add_diag(k, b->owner, s);
 	if (!b->owner) {
 		free(s);
 		k->stats.dropped_diags++;
 		return 0;
 	}
-	return strv_push(k, &b->diags, &b->n_diags, &b->dropped_diags, s);
+	return ktap_tree_push_diag(k, &b->diags, &b->n_diags, &b->dropped_diags, s);
 }
 
 /*
@@ -1017,7 +517,7 @@ static int on_diag(struct ktap *k, const struct line *l)
 	int r;
 
 	touch(k, top(k));
-	s = copy_capped(k, l->rest, strlen(l->rest), k->lim.max_line);
+	s = ktap_tree_copy(k, l->rest, strlen(l->rest), k->lim.max_line);
 	if (!s)
 		return -ENOMEM;
 	r = add_diag(k, s, l->indent);
@@ -1034,7 +534,7 @@ static int on_bail(struct ktap *k, const struct line *l)
 
 	k->stats.bailed_out = true;
 	if (!k->bail_reason) {
-		k->bail_reason = copy_capped(k, l->rest, strlen(l->rest),
+		k->bail_reason = ktap_tree_copy(k, l->rest, strlen(l->rest),
 					     k->lim.max_name);
 		if (!k->bail_reason)
 			return -ENOMEM;
@@ -1096,7 +596,7 @@ static int continuation(struct ktap *k, const struct line *l)
 		if ((structural(l->type) && l->indent <= k->cont_indent) ||
 		    (l->indent < k->cont_indent && l->text[0]))
 			break;
-		r = test_add_diag(k, k->yaml_test,
+		r = ktap_tree_add_diag(k, k->yaml_test,
 				  indented_copy(k, l, k->cont_indent));
 		if (r < 0)
 			return r;
@@ -1171,8 +671,8 @@ int ktap_feed_line(struct ktap *k, const char *line, size_t len)
 	if (len)
 		memcpy(k->scratch, line, len);
 	k->scratch[len] = '\0';
-	s = strip_prefixes(k->scratch);
-	classify(s, &l);
+	s = ktap_line_strip_prefixes(k->scratch);
+	ktap_line_classify(s, &l);
 
 	r = dispatch(k, &l);
 	switch (r) {
@@ -1229,12 +729,12 @@ int ktap_finish(struct ktap *k)
 	ktap_test_totals(root, &tot);
 	if (!k->stats.documents) {
 		root->status = KTAP_SKIP;
-		r = set_reason(k, root, "no KTAP output");
+		r = ktap_tree_set_reason(k, root, "no KTAP output");
 	} else if (root->incomplete || k->stats.bailed_out ||
 		   k->stats.missing || k->stats.incomplete || tot.errors) {
 		root->status = KTAP_ERROR;
 		if (k->stats.bailed_out)
-			r = set_reason(k, root, "bail out");
+			r = ktap_tree_set_reason(k, root, "bail out");
 	} else if (tot.failed) {
 		root->status = KTAP_FAIL;
 	} else if (tot.passed || tot.xfailed) {
@@ -1250,6 +750,19 @@ int ktap_finish(struct ktap *k)
 
 /* ------------------------------------------------------------ API */
 
+/* What a zero field of struct ktap_limits takes. */
+static const struct {
+	size_t off, value;
+} limit_defaults[] = {
+	{ offsetof(struct ktap_limits, max_line), KTAP_DEFAULT_MAX_LINE },
+	{ offsetof(struct ktap_limits, max_name), KTAP_DEFAULT_MAX_NAME },
+	{ offsetof(struct ktap_limits, max_tests), KTAP_DEFAULT_MAX_TESTS },
+	{ offsetof(struct ktap_limits, max_depth), KTAP_DEFAULT_MAX_DEPTH },
+	{ offsetof(struct ktap_limits, max_diags), KTAP_DEFAULT_MAX_DIAGS },
+	{ offsetof(struct ktap_limits, max_diag_bytes),
+	  KTAP_DEFAULT_MAX_DIAG_BYTES },
+};
+
 struct ktap *ktap_new(const struct ktap_limits *limits, ktap_event_fn fn,
 		      void *userdata)
 {
@@ -1259,18 +772,12 @@ struct ktap *ktap_new(const struct ktap_limits *limits, ktap_event_fn fn,
 		return NULL;
 	if (limits)
 		k->lim = *limits;
-	if (!k->lim.max_line)
-		k->lim.max_line = KTAP_DEFAULT_MAX_LINE;
-	if (!k->lim.max_name)
-		k->lim.max_name = KTAP_DEFAULT_MAX_NAME;
-	if (!k->lim.max_tests)
-		k->lim.max_tests = KTAP_DEFAULT_MAX_TESTS;
-	if (!k->lim.max_depth)
-		k->lim.max_depth = KTAP_DEFAULT_MAX_DEPTH;
-	if (!k->lim.max_diags)
-		k->lim.max_diags = KTAP_DEFAULT_MAX_DIAGS;
-	if (!k->lim.max_diag_bytes)
-		k->lim.max_diag_bytes = KTAP_DEFAULT_MAX_DIAG_BYTES;
+	for (size_t i = 0; i < ELEMENTSOF(limit_defaults); i++) {
+		size_t *v = (size_t *)((char *)&k->lim + limit_defaults[i].off);
+
+		if (!*v)
+			*v = limit_defaults[i].value;
+	}
 	k->fn = fn;
 	k->userdata = userdata;
 	k->root = calloc(1, sizeof(*k->root));
@@ -1290,15 +797,11 @@ void ktap_free(struct ktap *k)
 	if (!k)
 		return;
 	for (size_t i = 0; i < k->depth; i++) {
-		struct block *b = &k->blocks[i];
-
-		for (size_t j = 0; j < b->n_diags; j++)
-			free(b->diags[j]);
-		free(b->diags);
-		free(b->subtest_name);
+		ktap_tree_free_strv(k->blocks[i].diags, k->blocks[i].n_diags);
+		free(k->blocks[i].subtest_name);
 	}
 	free(k->blocks);
-	test_free(k->root);
+	ktap_tree_free(k->root);
 	free(k->bail_reason);
 	free(k->scratch);
 	free(k);
@@ -1312,123 +815,4 @@ const struct ktap_test *ktap_root(const struct ktap *k)
 const struct ktap_stats *ktap_get_stats(const struct ktap *k)
 {
 	return &k->stats;
-}
-
-const struct ktap_test *ktap_test_find(const struct ktap_test *t,
-				       const char *path)
-{
-	if (!t || !path)
-		return NULL;
-	if (!*path)
-		return t;
-	for (size_t i = 0; i < t->n_children; i++) {
-		const struct ktap_test *c = t->children[i];
-		size_t n = strlen(c->name);
-		const struct ktap_test *found;
-
-		if (!n || strncmp(path, c->name, n))
-			continue;
-		if (!path[n])
-			return c;
-		/* "x/" is a name ending in '/', not x */
-		if (path[n] != '/' || !path[n + 1])
-			continue;
-		found = ktap_test_find(c, path + n + 1);
-		if (found)
-			return found;
-	}
-	return NULL;
-}
-
-/* Returns how many failures and errors the subtree accounts for. */
-static size_t totals(const struct ktap_test *t, bool count_self,
-		     struct ktap_totals *tot)
-{
-	size_t bad = 0;
-
-	for (size_t i = 0; i < t->n_children; i++)
-		bad += totals(t->children[i], true, tot);
-	if (!count_self || (t->n_children && bad))
-		return bad;
-	switch (t->status) {
-	case KTAP_PENDING:
-		if (!t->n_children)
-			tot->pending++;
-		return bad;
-	case KTAP_PASS:
-		if (!t->n_children)
-			tot->passed++;
-		return bad;
-	case KTAP_SKIP:
-		if (!t->n_children)
-			tot->skipped++;
-		return bad;
-	case KTAP_XFAIL:
-		if (!t->n_children)
-			tot->xfailed++;
-		return bad;
-	case KTAP_FAIL:
-		tot->failed++;
-		return bad + 1;
-	case KTAP_ERROR:
-		tot->errors++;
-		return bad + 1;
-	}
-	return bad;
-}
-
-void ktap_test_totals(const struct ktap_test *t, struct ktap_totals *ret)
-{
-	memset(ret, 0, sizeof(*ret));
-	if (t)
-		totals(t, t->depth > 0, ret);
-}
-
-void ktap_test_path(const struct ktap_test *t, struct strbuf *out)
-{
-	if (!t || !t->parent)
-		return;
-	if (t->parent->parent) {
-		ktap_test_path(t->parent, out);
-		strbuf_addch(out, '/');
-	}
-	strbuf_addstr(out, t->name);
-}
-
-const char *ktap_status_name(enum ktap_status s)
-{
-	switch (s) {
-	case KTAP_PENDING:
-		return "pending";
-	case KTAP_PASS:
-		return "pass";
-	case KTAP_FAIL:
-		return "fail";
-	case KTAP_SKIP:
-		return "skip";
-	case KTAP_XFAIL:
-		return "xfail";
-	case KTAP_ERROR:
-		return "error";
-	}
-	return "?";
-}
-
-const char *ktap_directive_name(enum ktap_directive d)
-{
-	switch (d) {
-	case KTAP_DIR_NONE:
-		return "";
-	case KTAP_DIR_SKIP:
-		return "SKIP";
-	case KTAP_DIR_TODO:
-		return "TODO";
-	case KTAP_DIR_XFAIL:
-		return "XFAIL";
-	case KTAP_DIR_TIMEOUT:
-		return "TIMEOUT";
-	case KTAP_DIR_ERROR:
-		return "ERROR";
-	}
-	return "?";
 }

@@ -41,6 +41,13 @@
  * a "[T1] " caller id), a "<6>" level prefix, trailing "\r" and whitespace
  * are removed here too.  Lines before the first version line are unrelated.
  *
+ * Sources: ktap_line.c says what one line is (version, plan, result,
+ * diagnostic...); ktap.c is the parser proper (nested blocks, plans,
+ * events and this API's feed/finish); ktap_tree.c builds the test tree
+ * within the limits and answers the queries over it (find, totals, path,
+ * names).  Their shared state is in ktap_impl.h, which nothing else
+ * includes.
+ *
  * Ownership: the parser owns every struct ktap_test and string it hands
  * out; they stay valid, at the same address, until ktap_free().  A test is
  * final when its KTAP_EV_TEST_DONE event is emitted, except that a TAP YAML

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The console parser on any byte stream, fed in fuzzer-chosen chunks and
- * piped into the KTAP parser as the boot engine does, with the run.json
- * pieces (recjson) made from what it found.
+ * The console parser on any byte stream, fed in fuzzer-chosen chunks
+ * through the chain boot and triage use (core/bootlog: console, the
+ * agent's lines to KTAP, the verdict input), with the run.json pieces
+ * (recjson) made from what it found.
  *
  * Input: byte 0 chooses the chunking (0: one chunk; else chunk sizes from
  * a generator seeded by it, up to 4, 64, 4096 or 65536 bytes), the rest is
@@ -19,12 +20,10 @@
 
 #include <json-c/json.h>
 
-#include "core/console.h"
-#include "core/ktap.h"
+#include "core/bootlog.h"
 #include "core/recjson.h"
 
 struct run {
-	struct ktap *k;
 	uint64_t hash;
 	unsigned long lines, problems, milestones, last_lineno;
 };
@@ -48,7 +47,7 @@ static void check_clean(const char *t, size_t len)
 	}
 }
 
-static void on_line(const struct console_line *l, void *ud)
+static void on_line(const struct console_line *l, bool agent, void *ud)
 {
 	struct run *r = ud;
 
@@ -56,6 +55,8 @@ static void on_line(const struct console_line *l, void *ud)
 	FUZZ_CHECK(l->len <= CONSOLE_LINE_MAX);
 	FUZZ_CHECK(l->lineno >= 1 && l->lineno >= r->last_lineno);
 	FUZZ_CHECK(l->timestamp == -1 || l->timestamp >= 0);
+	/* bootlog.h: the agent's lines are exactly those without one. */
+	FUZZ_CHECK(agent == (l->timestamp < 0));
 	r->last_lineno = l->lineno;
 	r->lines++;
 	fuzz_hash(&r->hash, "L", 1);
@@ -63,8 +64,6 @@ static void on_line(const struct console_line *l, void *ud)
 	fuzz_hash(&r->hash, &l->timestamp, sizeof(l->timestamp));
 	fuzz_hash(&r->hash, &l->truncated, sizeof(l->truncated));
 	fuzz_hash(&r->hash, l->text, l->len);
-	/* The engine feeds every console line to KTAP (boot.c on_line). */
-	FUZZ_CHECK(ktap_feed_line(r->k, l->text, l->len) >= 0);
 }
 
 static void on_milestone(const struct console_milestone_event *ev, void *ud)
@@ -126,6 +125,29 @@ static void on_problem(const struct console_problem *p, void *ud)
 	fuzz_hash_str(&r->hash, p->signature);
 }
 
+/* The verdict input agrees with the console's queries. */
+static void check_verdict_input(const struct bootlog *b)
+{
+	const struct console *c = bootlog_console(b);
+	const struct bootlog_context ctx = { .end = bootlog_recorded_end(b) };
+	struct verdict_problem vp[CONSOLE_MAX_PROBLEMS];
+	struct verdict_input in;
+	struct verdict v;
+
+	bootlog_verdict_input(b, &ctx, vp, &in);
+	FUZZ_CHECK(in.n_problems == console_n_problems(c));
+	for (size_t i = 0; i < in.n_problems; i++)
+		FUZZ_CHECK(in.problems[i].kind &&
+			   in.problems[i].title == console_problem(c, i)->title);
+	FUZZ_CHECK(in.banner == !!console_banner(c));
+	FUZZ_CHECK(!in.last_milestone == !console_last_milestone(c));
+	FUZZ_CHECK((ctx.end == BOOT_END_STOPPED) ==
+		   (in.powered_off || in.rebooted));
+	verdict_decide(&in, &v);
+	FUZZ_CHECK(v.verdict != VERDICT_INFRA &&
+		   v.verdict != VERDICT_INCOMPLETE);
+}
+
 static void serialize(json_object *o)
 {
 	const char *s;
@@ -153,23 +175,20 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t mode,
 		    bool inspect)
 {
 	static const size_t max_chunk[] = { 4, 64, 4096, 65536 };
-	const struct console_ops ops = {
+	const struct bootlog_ops ops = {
 		.on_line = on_line,
 		.on_milestone = on_milestone,
 		.on_problem = on_problem,
 	};
 	struct run r = { .hash = 0xcbf29ce484222325ull };
-	struct console *c;
+	struct bootlog *b = bootlog_new(&ops, &r);
+	const struct console *c;
 	struct console_stats st;
 	uint32_t seed = mode | (uint32_t)mode << 8 | 0x10000u;
 	size_t pos = 0;
 
-	/* Default KTAP limits but 2048 tests (see fuzz-ktap.c). */
-	const struct ktap_limits kl = { .max_tests = 2048 };
-
-	r.k = ktap_new(&kl, NULL, NULL);
-	c = console_new(&ops, &r);
-	FUZZ_CHECK(c && r.k);
+	FUZZ_CHECK(b);
+	c = bootlog_console(b);
 	while (pos < size) {
 		size_t n = size - pos;
 
@@ -178,16 +197,15 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t mode,
 			if (n > m)
 				n = m;
 		}
-		FUZZ_CHECK(console_feed(c, data + pos, n) == 0);
+		FUZZ_CHECK(bootlog_feed(b, data + pos, n) == 0);
 		pos += n;
 		if (inspect)
 			(void)console_in_report(c);
 	}
-	FUZZ_CHECK(console_finish(c) == 0);
-	FUZZ_CHECK(console_finish(c) == 0);
-	FUZZ_CHECK(console_feed(c, "x", 1) == -EINVAL);
+	FUZZ_CHECK(bootlog_finish(b) == 0);
+	FUZZ_CHECK(bootlog_finish(b) == 0);
+	FUZZ_CHECK(bootlog_feed(b, "x", 1) == -EINVAL);
 	FUZZ_CHECK(!console_in_report(c));
-	FUZZ_CHECK(ktap_finish(r.k) == 0);
 
 	console_get_stats(c, &st);
 	FUZZ_CHECK(st.bytes == size);
@@ -212,10 +230,10 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t mode,
 		}
 		FUZZ_CHECK(!console_problem(c, console_n_problems(c)));
 		serialize(recjson_milestones(c));
-		serialize(recjson_ktap(r.k));
+		serialize(recjson_ktap(bootlog_ktap(b)));
+		check_verdict_input(b);
 	}
-	console_free(c);
-	ktap_free(r.k);
+	bootlog_free(b);
 	return r.hash;
 }
 

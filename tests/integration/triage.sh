@@ -50,6 +50,19 @@ if [ -f "$D/x86_64-lkdtm-warning-2.log" ] && [ -f "$D/x86_64-lkdtm-exception-2.l
 	echo "ok signatures stable across boots: $w1 $e1"
 fi
 
+# KTAP the kernel prints itself (in-kernel KUnit, with printk timestamps)
+# is kernel output, not the agent's results: a boot does not count it, nor
+# does triage (core/bootlog.h).
+if [ -f "$D/x86_64-kunit.log" ]; then
+	out=$("$BP" triage "$D/x86_64-kunit.log" 2>/dev/null)
+	printf '%s\n' "$out" | grep -q 'KTAP_START (line 205' ||
+		no "x86_64-kunit.log: no KTAP_START milestone"
+	if printf '%s\n' "$out" | grep -q '^  ktap:'; then
+		no "x86_64-kunit.log: the kernel's own KTAP counted as test results"
+	fi
+	echo "ok kernel KTAP not counted as results"
+fi
+
 # A log cut off mid-boot: HUNG with the last milestone.
 head -c 20000 "$D/debian61-boot.log" >"$T/cut.log"
 out=$("$BP" triage "$T/cut.log"); rc=$?
