@@ -79,7 +79,8 @@ struct scenario {
 /*
  * Define scenario_<id>, named "<id>", with the checks of <id>_checks and
  * the other fields given (.summary, .flags, ...).  Every name of the
- * contract's scenario list (contract.h) has one, and no other.
+ * contract's scenario list (contract.h) needs one (the table in runner.c
+ * does not link without it); a scenario missing from the list never runs.
  */
 #define SCENARIO_DEFINE(id, ...)                                          \
 	const struct scenario scenario_##id = {                           \
