@@ -99,16 +99,19 @@ static int prep_kernel(const struct bootprep_args *a, struct bootprep *p)
 	}
 	if (a->arch) {
 		if (guest_arch_from_string(a->arch, &p->req.arch) < 0) {
-			log_error("--arch %s: unknown (x86_64 or i386)", a->arch);
+			log_error("--arch %s: unknown (x86_64 or i386)",
+				  a->arch);
 			return -EINVAL;
 		}
 		if (p->req.arch == GUEST_ARCH_I386 && bi->is_64bit) {
-			log_error("--kernel %s is a 64-bit kernel (%s); it cannot "
-				  "boot as --arch i386", a->kernel, bi->release);
+			log_error("--kernel %s is a 64-bit kernel (%s); it "
+				  "cannot boot as --arch i386",
+				  a->kernel, bi->release);
 			return -EINVAL;
 		}
 	} else {
-		p->req.arch = bi->is_64bit ? GUEST_ARCH_X86_64 : GUEST_ARCH_I386;
+		p->req.arch = bi->is_64bit ? GUEST_ARCH_X86_64
+					   : GUEST_ARCH_I386;
 	}
 	p->kernel_abs = realpath(a->kernel, NULL);
 	return 0;
@@ -365,7 +368,8 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 	if (out.verdict == VERDICT_INFRA) {
 		json_object *r;
 		json_object_object_get_ex(out.record, "reason", &r);
-		log_error("infrastructure: %s", r ? json_object_get_string(r) : "?");
+		log_error("infrastructure: %s",
+			  r ? json_object_get_string(r) : "?");
 	}
 	c = out.exit_code;
 	/* Results that could not be kept are the host's failure, whatever
