@@ -203,8 +203,8 @@ void html_textn(xmlNodePtr n, const char *s, size_t len)
 	if (!n || !s)
 		return;
 	html_clean_text(s, len, &c);
-	if (c.len > INT32_MAX)
-		strbuf_setlen(&c, INT32_MAX); /* cannot be reached from run.json */
+	if (c.len > INT32_MAX) /* cannot be reached from run.json */
+		strbuf_setlen(&c, INT32_MAX);
 	xmlNodeAddContentLen(n, BAD_CAST c.buf, (int)c.len);
 }
 

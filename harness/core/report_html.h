@@ -19,6 +19,11 @@
  * the end of the console log, links to its files).  Links are relative
  * hrefs into the run directory.  The output is deterministic: the same
  * document (and file contents) gives the same bytes.
+ *
+ * Code: report_html.c renders the page and the run's own sections (header
+ * and status, matrix, dropped and stale options, footer), report_boots.c
+ * the section of each boot record; core/report_parts.h is what the two
+ * share, core/html.h the tree helpers under both.
  */
 #ifndef BP_REPORT_HTML_H
 #define BP_REPORT_HTML_H

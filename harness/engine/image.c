@@ -550,6 +550,44 @@ static void inputs_done(struct inputs *in)
 	strbuf_release(&in->busybox_data);
 }
 
+/* The busybox of the image: req's, or where the arch's is installed. */
+static int read_busybox(const struct image_request *req, const char *cache,
+			char **ret_path, struct strbuf *data,
+			struct strbuf *err)
+{
+	_cleanup_free_ char *busybox = NULL, *hint = NULL;
+	int r = 0;
+
+	if (req->busybox)
+		busybox = strdup(req->busybox);
+	else if (req->arch == BP_ARCH_I386)
+		busybox = i386_busybox(cache);
+	else
+		busybox = strdup("/bin/busybox");
+	if (!busybox)
+		return -ENOMEM;
+	if (req->busybox)
+		hint = NULL;
+	else if (req->arch == BP_ARCH_I386)
+		r = asprintf(&hint,
+			     "`make setup` as root fetches it: dpkg "
+			     "--add-architecture i386 && apt-get update && "
+			     "apt-get download busybox-static:i386 && dpkg-deb "
+			     "-x busybox-static_*_i386.deb %s/i386-busybox; or "
+			     "pass --busybox PATH",
+			     cache);
+	else
+		r = asprintf(&hint, "apt-get install busybox-static (`make "
+				    "setup` does), or pass --busybox PATH");
+	if (r < 0)
+		return -ENOMEM;
+	r = read_exe("busybox", busybox, req->arch, hint, data, err);
+	if (r < 0)
+		return r;
+	*ret_path = TAKE_PTR(busybox);
+	return 0;
+}
+
 int image_ensure_with(const struct image_ops *ops, void *userdata,
 		      const struct image_request *req, struct image_result *ret,
 		      struct strbuf *err)
@@ -558,7 +596,7 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 		.agent_data = STRBUF_INIT, .busybox_data = STRBUF_INIT,
 	};
 	_cleanup_free_ char *cache = NULL, *agent = NULL, *busybox = NULL,
-			    *dir = NULL, *hint = NULL, *base = NULL;
+			    *dir = NULL, *base = NULL;
 	_cleanup_layout_ struct image_layout l = IMAGE_LAYOUT_INIT;
 	_cleanup_strbuf_ struct strbuf scratch = STRBUF_INIT;
 	struct image_result res = { .path = NULL };
@@ -589,31 +627,7 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 	if (r < 0)
 		return r;
 
-	if (req->busybox)
-		busybox = strdup(req->busybox);
-	else if (req->arch == BP_ARCH_I386)
-		busybox = i386_busybox(cache);
-	else
-		busybox = strdup("/bin/busybox");
-	if (!busybox)
-		return -ENOMEM;
-	if (req->busybox)
-		hint = NULL;
-	else if (req->arch == BP_ARCH_I386)
-		r = asprintf(&hint,
-			     "`make setup` as root fetches it: dpkg "
-			     "--add-architecture i386 && apt-get update && "
-			     "apt-get download busybox-static:i386 && dpkg-deb "
-			     "-x busybox-static_*_i386.deb %s/i386-busybox; or "
-			     "pass --busybox PATH",
-			     cache);
-	else
-		r = asprintf(&hint, "apt-get install busybox-static (`make "
-				    "setup` does), or pass --busybox PATH");
-	if (r < 0)
-		return -ENOMEM;
-	r = read_exe("busybox", busybox, req->arch, hint, &in.busybox_data,
-		     err);
+	r = read_busybox(req, cache, &busybox, &in.busybox_data, err);
 	if (r < 0)
 		return r;
 	in.agent = agent;

@@ -88,7 +88,8 @@ static int from_record(const char *dir, const char *datadir, char **plan,
 			  "run` (no plan)", dir, p);
 		return -EINVAL;
 	}
-	if (!*plan && (v = jsonx_get(pl, "file")) && json_object_get_string(v)) {
+	if (!*plan && (v = jsonx_get(pl, "file")) &&
+	    json_object_get_string(v)) {
 		const char *f = json_object_get_string(v);
 
 		*plan = f[0] == '/' ? strdup(f) : path_join(datadir, f);
@@ -145,9 +146,10 @@ static int find_ksrc(const char *ksrc_arg, const char *cache, char **ret_ksrc,
 	r = ksrc_resolve(ksrc_arg, cache, ret_ksrc, &err);
 	if (r < 0) {
 		log_error("run: %s", err.buf);
-		return ksrc_arg && (r == -ENOENT || r == -EINVAL || r == -ENOTDIR)
-			       ? BP_EXIT_USAGE
-			       : BP_EXIT_INFRA;
+		return ksrc_arg &&
+			       (r == -ENOENT || r == -EINVAL || r == -ENOTDIR)
+			   ? BP_EXIT_USAGE
+			   : BP_EXIT_INFRA;
 	}
 	r = ksrc_release(*ret_ksrc, ret_release);
 	if (r < 0) {

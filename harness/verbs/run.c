@@ -167,20 +167,12 @@ int verb_run(int argc, char **argv)
 	{
 		struct runprep_args a = {
 			.plan = c < argc ? argv[c] : NULL,
-			.arches = arches.v,
-			.n_arches = arches.n,
-			.groups = groups.v,
-			.n_groups = groups.n,
-			.ksrc = ksrc_arg,
-			.results = results,
-			.resume = resume,
-			.accel = accel_arg,
-			.uri = uri,
-			.jobs = jobs,
-			.rebuild = rebuild,
-			.quiet = json,
-			.argc = argc,
-			.argv = argv,
+			.arches = arches.v, .n_arches = arches.n,
+			.groups = groups.v, .n_groups = groups.n,
+			.ksrc = ksrc_arg, .results = results, .resume = resume,
+			.accel = accel_arg, .uri = uri, .jobs = jobs,
+			.rebuild = rebuild, .quiet = json,
+			.argc = argc, .argv = argv,
 		};
 
 		code = runprep_run(&a, &out, &report);

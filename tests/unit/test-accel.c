@@ -281,72 +281,53 @@ static void test_tmpdir_unwritable(void **state)
 	assert_int_equal(f.calls, 0);
 }
 
-/* The choice of the run's accelerator, with the same fake QEMU. */
-static int choose(const char *mode, struct fake *f, enum bp_accel *ret,
-		  char *reason)
+/* Each mode with a KVM that works, one that hangs, and a bad mode. */
+static void test_choose(void **state)
 {
-	int r;
+	static const struct fake works = { .exited = true,
+					   .status = ACCEL_PROBE_EXIT };
+	static const struct fake hangs = { .timed_out = true, .sig = SIGTERM };
+	static const struct {
+		const char *mode;
+		const struct fake *kvm;
+		int ret;
+		enum bp_accel accel;
+		const char *reason;
+		int probes;
+	} cases[] = {
+		/* No probe guest for TCG. */
+		{ "tcg", &works, 0, BP_ACCEL_TCG, "TCG requested", 0 },
+		{ "auto", &works, 0, BP_ACCEL_KVM,
+		  "KVM probe guest ran in 123 ms", 1 },
+		{ "kvm", &works, 0, BP_ACCEL_KVM,
+		  "KVM probe guest ran in 123 ms", 1 },
+		/* auto falls back and says why, kvm does not. */
+		{ "auto", &hangs, 0, BP_ACCEL_TCG,
+		  "KVM unusable: probe guest did not finish in 3 s; using TCG",
+		  1 },
+		{ "kvm", &hangs, -ENODEV, BP_ACCEL_TCG,
+		  "--accel kvm: KVM unusable: probe guest did not finish in 3 s",
+		  1 },
+		{ "KVM", &works, -EINVAL, BP_ACCEL_TCG,
+		  "--accel KVM: expected auto, kvm or tcg", 0 },
+	};
 
-	proc_set_dry_run(fake_run, f);
-	r = guesthost_accel(mode, &with_kvm, ret, reason,
-			    GUESTHOST_REASON_MAX);
-	proc_set_dry_run(NULL, NULL);
-	return r;
-}
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		struct fake f = *cases[i].kvm;
+		enum bp_accel a = BP_ACCEL_TCG;
+		char why[GUESTHOST_REASON_MAX];
+		int r;
 
-static void test_choose_tcg_asked(void **state)
-{
-	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
-	enum bp_accel a = BP_ACCEL_KVM;
-	char why[GUESTHOST_REASON_MAX];
-
-	assert_int_equal(choose("tcg", &f, &a, why), 0);
-	assert_int_equal(a, BP_ACCEL_TCG);
-	assert_string_equal(why, "TCG requested");
-	assert_int_equal(f.calls, 0);	/* no probe guest for TCG */
-}
-
-static void test_choose_kvm_works(void **state)
-{
-	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
-	enum bp_accel a = BP_ACCEL_TCG;
-	char why[GUESTHOST_REASON_MAX];
-
-	assert_int_equal(choose("auto", &f, &a, why), 0);
-	assert_int_equal(a, BP_ACCEL_KVM);
-	assert_string_equal(why, "KVM probe guest ran in 123 ms");
-	a = BP_ACCEL_TCG;
-	assert_int_equal(choose("kvm", &f, &a, why), 0);
-	assert_int_equal(a, BP_ACCEL_KVM);
-	assert_int_equal(f.calls, 2);
-}
-
-static void test_choose_kvm_broken(void **state)
-{
-	struct fake f = { .timed_out = true, .sig = SIGTERM };
-	enum bp_accel a = BP_ACCEL_KVM;
-	char why[GUESTHOST_REASON_MAX];
-
-	/* auto falls back and says why ... */
-	assert_int_equal(choose("auto", &f, &a, why), 0);
-	assert_int_equal(a, BP_ACCEL_TCG);
-	assert_string_equal(why, "KVM unusable: probe guest did not finish "
-				 "in 3 s; using TCG");
-	/* ... kvm does not. */
-	assert_int_equal(choose("kvm", &f, &a, why), -ENODEV);
-	assert_string_equal(why, "--accel kvm: KVM unusable: probe guest did "
-				 "not finish in 3 s");
-}
-
-static void test_choose_bad_mode(void **state)
-{
-	struct fake f = { .exited = true, .status = ACCEL_PROBE_EXIT };
-	enum bp_accel a;
-	char why[GUESTHOST_REASON_MAX];
-
-	assert_int_equal(choose("KVM", &f, &a, why), -EINVAL);
-	assert_string_equal(why, "--accel KVM: expected auto, kvm or tcg");
-	assert_int_equal(f.calls, 0);
+		proc_set_dry_run(fake_run, &f);
+		r = guesthost_accel(cases[i].mode, &with_kvm, &a, why,
+				    sizeof(why));
+		proc_set_dry_run(NULL, NULL);
+		assert_int_equal(r, cases[i].ret);
+		assert_string_equal(why, cases[i].reason);
+		if (!r)
+			assert_int_equal(a, cases[i].accel);
+		assert_int_equal(f.calls, cases[i].probes);
+	}
 }
 
 static void test_uri_default(void **state)
@@ -376,10 +357,7 @@ int main(void)
 		cmocka_unit_test(test_qemu_missing),
 		cmocka_unit_test(test_tcg),
 		cmocka_unit_test(test_tmpdir_unwritable),
-		cmocka_unit_test(test_choose_tcg_asked),
-		cmocka_unit_test(test_choose_kvm_works),
-		cmocka_unit_test(test_choose_kvm_broken),
-		cmocka_unit_test(test_choose_bad_mode),
+		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_uri_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
