@@ -63,25 +63,20 @@ static void add_argv(struct strbuf *sb, const char *const *argv)
 }
 
 /*
- * Run argv; a command that cannot start or does not succeed is an error
- * naming the command, how it ended and the tail of what it said.
+ * Run cmd (its output kept up to 16 MiB); a command that cannot start or
+ * does not succeed is an error naming the command, how it ended and the
+ * tail of what it said.
  */
-static int run(const char *const *argv, const char *cwd,
-	       const char *const *env, const char *in, size_t in_len,
-	       unsigned timeout_ms, struct proc_result *res,
+static int run(const struct proc_cmd *c, struct proc_result *res,
 	       struct strbuf *err)
 {
-	struct proc_cmd cmd = {
-		.argv = argv,
-		.env = env,
-		.cwd = cwd,
-		.stdin_data = in,
-		.stdin_len = in_len,
-		.out_max = 16u << 20,
-		.timeout_ms = timeout_ms,
-	};
-	int r = proc_run(&cmd, res);
+	struct proc_cmd cmd = *c;
+	const char *const *argv = c->argv;
+	unsigned timeout_ms = c->timeout_ms;
+	int r;
 
+	cmd.out_max = 16u << 20;
+	r = proc_run(&cmd, res);
 	if (r < 0) {
 		if (err) {
 			strbuf_reset(err);
@@ -117,7 +112,8 @@ static int run_make(const struct configstage_opts *o, const char *target1,
 		return -ENOMEM;
 	argv[4] = odir;
 	argv[5] = arch;
-	return run(argv, NULL, NULL, NULL, 0, timeout_ms, &res, err);
+	return run(&(struct proc_cmd){ .argv = argv, .timeout_ms = timeout_ms },
+		   &res, err);
 }
 
 /* ------------------------------------------------------------ the base */
@@ -396,7 +392,9 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 	for (size_t i = 0; i < objs.n; i++)
 		argv[n++] = objs.v[i];
 	argv[n] = NULL;
-	r = run(argv, dir, NULL, NULL, 0, 5 * MIN_MS, &res, err);
+	r = run(&(struct proc_cmd){ .argv = argv, .cwd = dir,
+				     .timeout_ms = 5 * MIN_MS },
+		&res, err);
 	free(argv);
 	if (r < 0) {
 		unlink(tmp);
@@ -457,7 +455,13 @@ static int helper_run(const struct configstage_opts *o, const char *queries,
 	argv[1] = kconfig;
 	argv[2] = dotconfig;
 	argv[3] = NULL;
-	r = run(argv, o->odir, env, queries, qlen, 10 * MIN_MS, &res, err);
+	r = run(&(struct proc_cmd){ .argv = argv,
+				     .cwd = o->odir,
+				     .env = env,
+				     .stdin_data = queries,
+				     .stdin_len = qlen,
+				     .timeout_ms = 10 * MIN_MS },
+		&res, err);
 	if (r < 0)
 		return r;
 	r = explain_parse(res.out.buf, res.out.len, ret, err);
@@ -824,7 +828,9 @@ int configstage_run(const struct configstage_opts *o,
 		for (size_t i = 0; i < o->n_groups; i++)
 			argv[n++] = o->groups[i]->file;
 		argv[n] = NULL;
-		r = run(argv, o->odir, NULL, NULL, 0, 5 * MIN_MS, &pr, err);
+		r = run(&(struct proc_cmd){ .argv = argv, .cwd = o->odir,
+					     .timeout_ms = 5 * MIN_MS },
+			&pr, err);
 		if (r < 0)
 			return r;
 	}
