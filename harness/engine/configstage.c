@@ -533,83 +533,90 @@ static void drop(struct configstage_option *op, enum explain_kind kind,
 	op->reason = xstrdup(text);
 }
 
-/* Group options: kept, overridden by a later fragment, or to explain. */
+/* Every check of requested against the final .config, given to fn. */
+static int each_check(struct stage *s, const struct kconfig *requested,
+		      const struct group *g,
+		      void (*fn)(struct stage *, const struct group *,
+				 const struct kconfig_check *))
+{
+	_cleanup_kconfig_report_ struct kconfig_report *rep = NULL;
+	int r = kconfig_verify(requested, s->res->final, &rep);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < rep->n_checks; i++)
+		fn(s, g, &rep->checks[i]);
+	return 0;
+}
+
+/* A group option: kept, overridden by a later fragment, or to explain. */
+static void check_option(struct stage *s, const struct group *g,
+			 const struct kconfig_check *c)
+{
+	struct configstage_result *res = s->res;
+	const struct kconfig_option *req = c->requested;
+	const struct kconfig_option *last = kconfig_find(res->merged, req->name);
+	size_t k = add_opt(s, g, c);
+
+	if (c->verdict == KCONFIG_KEPT) {
+		/* "n" holds for a symbol the tree lacks too: ask whether it
+		 * exists. */
+		if (req->kind == KCONFIG_NO && !c->final)
+			add_query(s, k, "n", false);
+		return;
+	}
+	if (last && (strcmp(last->file, req->file) || last->line != req->line) &&
+	    !kconfig_value_equal(last, req)) {
+		_cleanup_strbuf_ struct strbuf t = STRBUF_INIT;
+		struct configstage_option *op = &res->opts[k];
+
+		strbuf_addf(&t, "overridden by a later fragment: %s:%u: ",
+			    last->file, last->line);
+		kconfig_format_option(&t, last);
+		strbuf_rtrim(&t);
+		op->overridden_by = last;
+		drop(op, EXPLAIN_OVERRIDDEN, EXPLAIN_OVERRIDDEN, t.buf);
+		return;
+	}
+	add_query(s, k, req->value, false);
+}
+
 static int check_groups(struct stage *s)
 {
-	const struct configstage_opts *o = s->o;
-	struct configstage_result *res = s->res;
-
-	for (size_t gi = 0; gi < o->n_groups; gi++) {
-		const struct group *g = o->groups[gi];
-		_cleanup_kconfig_report_ struct kconfig_report *rep = NULL;
-		int r = kconfig_verify(g->options, res->final, &rep);
+	for (size_t gi = 0; gi < s->o->n_groups; gi++) {
+		const struct group *g = s->o->groups[gi];
+		int r = each_check(s, g->options, g, check_option);
 
 		if (r < 0)
 			return r;
-		for (size_t i = 0; i < rep->n_checks; i++) {
-			const struct kconfig_check *c = &rep->checks[i];
-			const struct kconfig_option *req = c->requested;
-			const struct kconfig_option *last =
-				kconfig_find(res->merged, req->name);
-			size_t k = add_opt(s, g, c);
-
-			if (c->verdict == KCONFIG_KEPT) {
-				/* "n" holds for a symbol the tree lacks too:
-				 * ask whether it exists. */
-				if (req->kind == KCONFIG_NO && !c->final)
-					add_query(s, k, "n", false);
-				continue;
-			}
-			if (last && (strcmp(last->file, req->file) ||
-				     last->line != req->line) &&
-			    !kconfig_value_equal(last, req)) {
-				_cleanup_strbuf_ struct strbuf t = STRBUF_INIT;
-				struct configstage_option *op = &res->opts[k];
-
-				strbuf_addf(&t, "overridden by a later fragment: "
-						"%s:%u: ",
-					    last->file, last->line);
-				kconfig_format_option(&t, last);
-				strbuf_rtrim(&t);
-				op->overridden_by = last;
-				drop(op, EXPLAIN_OVERRIDDEN, EXPLAIN_OVERRIDDEN,
-				     t.buf);
-				continue;
-			}
-			add_query(s, k, req->value, false);
-		}
 	}
 	return 0;
 }
 
-/* Base lines: a group redefining one decides; the others must hold. */
+/* A base line: a group redefining it decides; else it must hold. */
+static void check_base_line(struct stage *s, const struct group *g,
+			    const struct kconfig_check *c)
+{
+	size_t k;
+
+	if (kconfig_find(s->res->merged, c->requested->name))
+		return;
+	if (c->verdict == KCONFIG_KEPT &&
+	    (c->final || c->requested->kind != KCONFIG_NO))
+		return;
+	k = add_opt(s, NULL, c);
+	if (c->verdict == KCONFIG_KEPT)
+		/* "# CONFIG_X is not set" for a symbol never written: the
+		 * line can have no effect; ask why y could not be had
+		 * either. */
+		add_query(s, k, "y", true);
+	else
+		add_query(s, k, c->requested->value, false);
+}
+
 static int check_base(struct stage *s)
 {
-	struct configstage_result *res = s->res;
-	_cleanup_kconfig_report_ struct kconfig_report *rep = NULL;
-	int r = kconfig_verify(res->base, res->final, &rep);
-
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < rep->n_checks; i++) {
-		const struct kconfig_check *c = &rep->checks[i];
-		size_t k;
-
-		if (kconfig_find(res->merged, c->requested->name))
-			continue;
-		if (c->verdict == KCONFIG_KEPT &&
-		    (c->final || c->requested->kind != KCONFIG_NO))
-			continue;
-		k = add_opt(s, NULL, c);
-		if (c->verdict == KCONFIG_KEPT)
-			/* "# CONFIG_X is not set" for a symbol never written:
-			 * the line can have no effect; ask why y could not
-			 * be had either. */
-			add_query(s, k, "y", true);
-		else
-			add_query(s, k, c->requested->value, false);
-	}
-	return 0;
+	return each_check(s, s->res->base, NULL, check_base_line);
 }
 
 static void set_explained(struct configstage_option *op,
