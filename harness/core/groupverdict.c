@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/plan.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
 
@@ -176,16 +177,6 @@ static bool is_own(const struct groupverdict_group *g, const char *s)
 	return strcmp(s, "boot") || g->n_scenarios == 1;
 }
 
-static bool plan_allows(const struct groupverdict_group *g, const char *s)
-{
-	if (!g->plan_scenarios)
-		return true;
-	for (size_t i = 0; i < g->n_plan_scenarios; i++)
-		if (!strcmp(g->plan_scenarios[i], s))
-			return true;
-	return false;
-}
-
 static json_object *find_scenario(json_object *boot, const char *name)
 {
 	json_object *sc = jsonx_get(boot, "scenarios");
@@ -224,33 +215,16 @@ static void base_too(json_object *boots, json_object *cand, const char *arch,
 		    jsonx_str(jsonx_get(base, "candidate"), "id"));
 }
 
-json_object *groupverdict_decide(json_object *boots,
-				 const struct groupverdict_group *g)
+/* What the config stage dropped from this group ({ option, reason }); the
+ * number of the group's options in *ret_n. */
+static json_object *dropped_of(json_object *cfg,
+			       const struct groupverdict_group *g,
+			       size_t *ret_n)
 {
-	json_object *o = verdict_new(g->name, g->arch);
-	json_object *cand, *cfg, *build, *dropped, *scen, *opts;
-	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-	_cleanup_strbuf_ struct strbuf fails = STRBUF_INIT;
-	size_t n_opts = 0, n_own = 0, n_own_pass = 0;
-	const char *res, *v;
+	json_object *dropped = json_object_new_array();
+	json_object *opts = jsonx_get(cfg, "options");
+	size_t n = 0;
 
-	if (!o)
-		return NULL;
-	cand = pick(boots, g->name, g->arch);
-	if (!cand) {
-		json_object_put(o);
-		strbuf_addf(&sb, "no candidate of the plan has %s on %s",
-			    g->name, g->arch);
-		return groupverdict_skip(g->name, g->arch, NULL, sb.buf);
-	}
-	add_str(o, "candidate", jsonx_str(jsonx_get(cand, "candidate"), "id"));
-	cfg = jsonx_get(cand, "config");
-	build = jsonx_get(cand, "build");
-
-	/* What the config stage dropped from this group. */
-	dropped = json_object_new_array();
-	json_object_object_add(o, "dropped", dropped);
-	opts = jsonx_get(cfg, "options");
 	for (size_t i = 0; opts && json_object_is_type(opts, json_type_array) &&
 			   i < json_object_array_length(opts);
 	     i++) {
@@ -258,7 +232,7 @@ json_object *groupverdict_decide(json_object *boots,
 
 		if (!streq(jsonx_str(op, "group"), g->name))
 			continue;
-		n_opts++;
+		n++;
 		if (streq(jsonx_str(op, "status"), "kept"))
 			continue;
 		d = json_object_new_object();
@@ -267,21 +241,29 @@ json_object *groupverdict_decide(json_object *boots,
 						       : jsonx_str(op, "reason_kind"));
 		json_object_array_add(dropped, d);
 	}
-	scen = json_object_new_array();
-	json_object_object_add(o, "scenarios", scen);
+	*ret_n = n;
+	return dropped;
+}
 
-	/* The stages, in order. */
-	res = jsonx_str(cfg, "result");
+/* The stages, in order: true when one of them decided the verdict. */
+static bool decide_stages(json_object *o, json_object *boots, json_object *cand,
+			  const struct groupverdict_group *g)
+{
+	json_object *cfg = jsonx_get(cand, "config");
+	json_object *build = jsonx_get(cand, "build");
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const char *res = jsonx_str(cfg, "result"), *v;
+
 	if (!res) {
 		set_verdict(o, GROUPVERDICT_SKIP, "config",
 			    "the config stage did not run (run interrupted)");
-		return o;
+		return true;
 	}
 	if (streq(res, "fail")) {
 		strbuf_addf(&sb, "config stage failed: %s",
 			    jsonx_str(cfg, "error") ? jsonx_str(cfg, "error") : "?");
 		set_verdict(o, GROUPVERDICT_FAIL, "config", sb.buf);
-		return o;
+		return true;
 	}
 	res = jsonx_str(build, "result");
 	if (!res || streq(res, "skip")) {
@@ -289,7 +271,7 @@ json_object *groupverdict_decide(json_object *boots,
 			    jsonx_str(build, "reason") ? jsonx_str(build, "reason")
 						 : "the run was interrupted");
 		set_verdict(o, GROUPVERDICT_SKIP, "build", sb.buf);
-		return o;
+		return true;
 	}
 	if (streq(res, "fail")) {
 		strbuf_addf(&sb, "build failed: %s",
@@ -298,54 +280,75 @@ json_object *groupverdict_decide(json_object *boots,
 						      : "?");
 		base_too(boots, cand, g->arch, "build", &sb);
 		set_verdict(o, GROUPVERDICT_FAIL, "build", sb.buf);
-		return o;
+		return true;
 	}
 	v = jsonx_str(cand, "verdict");
 	if (!v || streq(v, "INCOMPLETE") || streq(v, "RUNNING")) {
 		set_verdict(o, GROUPVERDICT_SKIP, "boot",
 			    "the boot did not finish (run interrupted)");
-		return o;
+		return true;
 	}
-	if (!streq(v, "BOOTED")) {
-		strbuf_addf(&sb, "%s%s: %s", streq(v, "INFRA") ? "infrastructure, "
-							      : "",
-			    v, jsonx_str(cand, "reason") ? jsonx_str(cand, "reason") : "?");
-		if (streq(v, "INFRA")) {
-			set_verdict(o, GROUPVERDICT_SKIP, "boot", sb.buf);
-			return o;
-		}
-		base_too(boots, cand, g->arch, "boot", &sb);
-		set_verdict(o, GROUPVERDICT_FAIL, "boot", sb.buf);
-		return o;
+	if (streq(v, "BOOTED"))
+		return false;
+	strbuf_addf(&sb, "%s%s: %s", streq(v, "INFRA") ? "infrastructure, " : "",
+		    v, jsonx_str(cand, "reason") ? jsonx_str(cand, "reason") : "?");
+	if (streq(v, "INFRA")) {
+		set_verdict(o, GROUPVERDICT_SKIP, "boot", sb.buf);
+		return true;
 	}
+	base_too(boots, cand, g->arch, "boot", &sb);
+	set_verdict(o, GROUPVERDICT_FAIL, "boot", sb.buf);
+	return true;
+}
 
-	/* The group's scenarios. */
+/* The result of one of the group's scenarios in the candidate's boot,
+ * with its reason (in w when rewritten). */
+static const char *scenario_result(json_object *cand, json_object *dropped,
+				   const struct groupverdict_group *g,
+				   const char *name, const char **ret_why,
+				   struct strbuf *w)
+{
+	json_object *bs;
+	const char *r;
+
+	if (g->plan && !plan_allows_scenario(g->plan, name)) {
+		*ret_why = "not in the plan's scenarios";
+		return "skip";
+	}
+	if (!(bs = find_scenario(cand, name))) {
+		*ret_why = "the candidate's boot has no result for it";
+		return "error";
+	}
+	r = jsonx_str(bs, "result") ? jsonx_str(bs, "result") : "error";
+	*ret_why = jsonx_str(bs, "reason");
+	if (streq(r, "pending"))
+		r = "error";
+	if (streq(r, "skip") && skip_for_dropped(dropped, *ret_why, w))
+		*ret_why = w->buf;
+	return r;
+}
+
+/* The group's scenarios into scen; the failed ones in fails; whether one
+ * of its own passed (0), none of its own passed (1), it has none (2). */
+static int judge_scenarios(json_object *cand, json_object *dropped,
+			   const struct groupverdict_group *g, json_object *scen,
+			   struct strbuf *fails)
+{
+	size_t n_own = 0, n_own_pass = 0;
+
 	for (size_t i = 0; i < g->n_scenarios; i++) {
-		const char *name = g->scenarios[i], *r, *why;
-		json_object *s = json_object_new_object(), *bs;
+		const char *name = g->scenarios[i], *r, *why = NULL;
+		json_object *s = json_object_new_object();
 		_cleanup_strbuf_ struct strbuf w = STRBUF_INIT;
 
-		if (!plan_allows(g, name)) {
-			r = "skip";
-			why = "not in the plan's scenarios";
-		} else if (!(bs = find_scenario(cand, name))) {
-			r = "error";
-			why = "the candidate's boot has no result for it";
-		} else {
-			r = jsonx_str(bs, "result") ? jsonx_str(bs, "result") : "error";
-			why = jsonx_str(bs, "reason");
-			if (streq(r, "pending"))
-				r = "error";
-			if (streq(r, "skip") && skip_for_dropped(dropped, why, &w))
-				why = w.buf;
-		}
+		r = scenario_result(cand, dropped, g, name, &why, &w);
 		add_str(s, "name", name);
 		add_str(s, "result", r);
 		add_str(s, "reason", why);
 		json_object_array_add(scen, s);
 		if (streq(r, "fail") || streq(r, "error"))
-			strbuf_addf(&fails, "%sscenario %s %s: %s",
-				    fails.len ? "; " : "", name,
+			strbuf_addf(fails, "%sscenario %s %s: %s",
+				    fails->len ? "; " : "", name,
 				    streq(r, "fail") ? "failed" : "gave no result",
 				    why ? why : "?");
 		if (is_own(g, name)) {
@@ -354,11 +357,22 @@ json_object *groupverdict_decide(json_object *boots,
 				n_own_pass++;
 		}
 	}
-	if (fails.len) {
-		set_verdict(o, GROUPVERDICT_FAIL, "scenario", fails.buf);
-		return o;
+	return !n_own ? 2 : n_own_pass ? 0 : 1;
+}
+
+/* After the scenarios: FAIL, SKIP (nothing proved it), PARTIAL, PASS. */
+static void decide_scenarios(json_object *o, const struct groupverdict_group *g,
+			     json_object *scen, json_object *dropped,
+			     size_t n_opts, int own, const struct strbuf *fails)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	size_t nd = json_object_array_length(dropped);
+
+	if (fails->len) {
+		set_verdict(o, GROUPVERDICT_FAIL, "scenario", fails->buf);
+		return;
 	}
-	if (n_own && !n_own_pass) {
+	if (own == 1) {
 		strbuf_addstr(&sb, "nothing proved it:");
 		for (size_t i = 0; i < json_object_array_length(scen); i++) {
 			json_object *s = json_object_array_get_idx(scen, i);
@@ -370,11 +384,9 @@ json_object *groupverdict_decide(json_object *boots,
 		}
 		strbuf_setlen(&sb, sb.len - 1);
 		set_verdict(o, GROUPVERDICT_SKIP, "scenario", sb.buf);
-		return o;
+		return;
 	}
-	if (json_object_array_length(dropped)) {
-		size_t nd = json_object_array_length(dropped);
-
+	if (nd) {
 		strbuf_addf(&sb, "%zu of %zu options dropped:", nd, n_opts);
 		for (size_t i = 0; i < nd; i++) {
 			json_object *d = json_object_array_get_idx(dropped, i);
@@ -384,7 +396,7 @@ json_object *groupverdict_decide(json_object *boots,
 				    jsonx_str(d, "reason") ? jsonx_str(d, "reason") : "?");
 		}
 		set_verdict(o, GROUPVERDICT_PARTIAL, NULL, sb.buf);
-		return o;
+		return;
 	}
 	strbuf_addf(&sb, "%zu option%s kept, booted", n_opts,
 		    n_opts == 1 ? "" : "s");
@@ -396,5 +408,35 @@ json_object *groupverdict_decide(json_object *boots,
 				    jsonx_str(s, "name"));
 	}
 	set_verdict(o, GROUPVERDICT_PASS, NULL, sb.buf);
+}
+
+json_object *groupverdict_decide(json_object *boots,
+				 const struct groupverdict_group *g)
+{
+	json_object *o, *cand, *dropped, *scen;
+	_cleanup_strbuf_ struct strbuf fails = STRBUF_INIT;
+	size_t n_opts = 0;
+	int own;
+
+	cand = pick(boots, g->name, g->arch);
+	if (!cand) {
+		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "no candidate of the plan has %s on %s",
+			    g->name, g->arch);
+		return groupverdict_skip(g->name, g->arch, NULL, sb.buf);
+	}
+	o = verdict_new(g->name, g->arch);
+	if (!o)
+		return NULL;
+	add_str(o, "candidate", jsonx_str(jsonx_get(cand, "candidate"), "id"));
+	dropped = dropped_of(jsonx_get(cand, "config"), g, &n_opts);
+	json_object_object_add(o, "dropped", dropped);
+	scen = json_object_new_array();
+	json_object_object_add(o, "scenarios", scen);
+	if (decide_stages(o, boots, cand, g))
+		return o;
+	own = judge_scenarios(cand, dropped, g, scen, &fails);
+	decide_scenarios(o, g, scen, dropped, n_opts, own, &fails);
 	return o;
 }

@@ -41,6 +41,8 @@
 
 #include <json-c/json.h>
 
+#include "core/plan.h"
+
 enum groupverdict {
 	GROUPVERDICT_PASS,
 	GROUPVERDICT_PARTIAL,
@@ -53,9 +55,9 @@ struct groupverdict_group {
 	const char *arch;
 	const char *const *scenarios;	/* the group's, in its order */
 	size_t n_scenarios;
-	/* The plan's scenarios (NULL: not restricted). */
-	const char *const *plan_scenarios;
-	size_t n_plan_scenarios;
+	/* The plan: its scenarios line limits what runs (NULL: not
+	 * restricted). */
+	const struct plan *plan;
 };
 
 /* A new GROUP_VERDICT (owned by the caller), NULL on allocation failure.

@@ -370,8 +370,7 @@ static json_object *group_verdict(json_object *boots,
 			.arch = as->arch,
 			.scenarios = (const char *const *)g->scenarios,
 			.n_scenarios = g->n_scenarios,
-			.plan_scenarios = (const char *const *)p->scenarios,
-			.n_plan_scenarios = p->n_scenarios,
+			.plan = p,
 		};
 
 		return groupverdict_decide(boots, &q);

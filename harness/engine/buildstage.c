@@ -41,18 +41,25 @@ const char *buildstage_status_name(enum buildstage_status s)
 	return "?";
 }
 
+/* The artifact paths (and when they were built), freed and cleared. */
+static void clear_paths(struct buildstage_result *r)
+{
+	char **paths[] = { &r->bzimage, &r->vmlinux, &r->system_map,
+			   &r->config, &r->modules, &r->kernelrelease,
+			   &r->built };
+
+	for (size_t i = 0; i < ELEMENTSOF(paths); i++) {
+		free(*paths[i]);
+		*paths[i] = NULL;
+	}
+}
+
 void buildstage_result_done(struct buildstage_result *r)
 {
 	free(r->reason);
 	builderr_done(&r->error);
 	free(r->dir);
-	free(r->bzimage);
-	free(r->vmlinux);
-	free(r->system_map);
-	free(r->config);
-	free(r->modules);
-	free(r->kernelrelease);
-	free(r->built);
+	clear_paths(r);
 	*r = (struct buildstage_result){ 0 };
 }
 
@@ -114,18 +121,6 @@ static unsigned cpus(void)
 
 /* ------------------------------------------------------------ artifacts */
 
-static void clear_paths(struct buildstage_result *r)
-{
-	free(r->bzimage);
-	free(r->vmlinux);
-	free(r->system_map);
-	free(r->config);
-	free(r->modules);
-	free(r->kernelrelease);
-	free(r->built);
-	r->bzimage = r->vmlinux = r->system_map = r->config = NULL;
-	r->modules = r->kernelrelease = r->built = NULL;
-}
 
 static char *jdup(json_object *j, const char *k)
 {

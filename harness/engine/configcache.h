@@ -6,7 +6,7 @@
  * file name and bytes, the compiler and linker Kconfig asks about, and the
  * explain helper's source.  What does not change the key: where the run
  * directory is, the plan's name, the scenarios, anything outside those
- * inputs (docs/run.md, "What is cached").
+ * inputs (docs/run.md, "Stages").
  *
  * A cached stage is <cache>/build/<release>-<tree>/<arch>/configs/<key>/
  * holding config and stage.json, renamed into place whole: a reader never

@@ -64,25 +64,20 @@ static void add_argv(struct strbuf *sb, const char *const *argv)
 }
 
 /*
- * Run argv; a command that cannot start or does not succeed is an error
- * naming the command, how it ended and the tail of what it said.
+ * Run cmd (its output kept up to 16 MiB); a command that cannot start or
+ * does not succeed is an error naming the command, how it ended and the
+ * tail of what it said.
  */
-static int run(const char *const *argv, const char *cwd,
-	       const char *const *env, const char *in, size_t in_len,
-	       unsigned timeout_ms, struct proc_result *res,
+static int run(const struct proc_cmd *c, struct proc_result *res,
 	       struct strbuf *err)
 {
-	struct proc_cmd cmd = {
-		.argv = argv,
-		.env = env,
-		.cwd = cwd,
-		.stdin_data = in,
-		.stdin_len = in_len,
-		.out_max = 16u << 20,
-		.timeout_ms = timeout_ms,
-	};
-	int r = proc_run(&cmd, res);
+	struct proc_cmd cmd = *c;
+	const char *const *argv = c->argv;
+	unsigned timeout_ms = c->timeout_ms;
+	int r;
 
+	cmd.out_max = 16u << 20;
+	r = proc_run(&cmd, res);
 	if (r < 0) {
 		if (err) {
 			strbuf_reset(err);
@@ -118,7 +113,8 @@ static int run_make(const struct configstage_opts *o, const char *target1,
 		return -ENOMEM;
 	argv[4] = odir;
 	argv[5] = arch;
-	return run(argv, NULL, NULL, NULL, 0, timeout_ms, &res, err);
+	return run(&(struct proc_cmd){ .argv = argv, .timeout_ms = timeout_ms },
+		   &res, err);
 }
 
 /* ------------------------------------------------------------ the base */
@@ -397,7 +393,9 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 	for (size_t i = 0; i < objs.n; i++)
 		argv[n++] = objs.v[i];
 	argv[n] = NULL;
-	r = run(argv, dir, NULL, NULL, 0, 5 * MIN_MS, &res, err);
+	r = run(&(struct proc_cmd){ .argv = argv, .cwd = dir,
+				     .timeout_ms = 5 * MIN_MS },
+		&res, err);
 	free(argv);
 	if (r < 0) {
 		unlink(tmp);
@@ -458,7 +456,13 @@ static int helper_run(const struct configstage_opts *o, const char *queries,
 	argv[1] = kconfig;
 	argv[2] = dotconfig;
 	argv[3] = NULL;
-	r = run(argv, o->odir, env, queries, qlen, 10 * MIN_MS, &res, err);
+	r = run(&(struct proc_cmd){ .argv = argv,
+				     .cwd = o->odir,
+				     .env = env,
+				     .stdin_data = queries,
+				     .stdin_len = qlen,
+				     .timeout_ms = 10 * MIN_MS },
+		&res, err);
 	if (r < 0)
 		return r;
 	r = explain_parse(res.out.buf, res.out.len, ret, err);
@@ -530,83 +534,90 @@ static void drop(struct configstage_option *op, enum explain_kind kind,
 	op->reason = xstrdup(text);
 }
 
-/* Group options: kept, overridden by a later fragment, or to explain. */
+/* Every check of requested against the final .config, given to fn. */
+static int each_check(struct stage *s, const struct kconfig *requested,
+		      const struct group *g,
+		      void (*fn)(struct stage *, const struct group *,
+				 const struct kconfig_check *))
+{
+	_cleanup_kconfig_report_ struct kconfig_report *rep = NULL;
+	int r = kconfig_verify(requested, s->res->final, &rep);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < rep->n_checks; i++)
+		fn(s, g, &rep->checks[i]);
+	return 0;
+}
+
+/* A group option: kept, overridden by a later fragment, or to explain. */
+static void check_option(struct stage *s, const struct group *g,
+			 const struct kconfig_check *c)
+{
+	struct configstage_result *res = s->res;
+	const struct kconfig_option *req = c->requested;
+	const struct kconfig_option *last = kconfig_find(res->merged, req->name);
+	size_t k = add_opt(s, g, c);
+
+	if (c->verdict == KCONFIG_KEPT) {
+		/* "n" holds for a symbol the tree lacks too: ask whether it
+		 * exists. */
+		if (req->kind == KCONFIG_NO && !c->final)
+			add_query(s, k, "n", false);
+		return;
+	}
+	if (last && (strcmp(last->file, req->file) || last->line != req->line) &&
+	    !kconfig_value_equal(last, req)) {
+		_cleanup_strbuf_ struct strbuf t = STRBUF_INIT;
+		struct configstage_option *op = &res->opts[k];
+
+		strbuf_addf(&t, "overridden by a later fragment: %s:%u: ",
+			    last->file, last->line);
+		kconfig_format_option(&t, last);
+		strbuf_rtrim(&t);
+		op->overridden_by = last;
+		drop(op, EXPLAIN_OVERRIDDEN, EXPLAIN_OVERRIDDEN, t.buf);
+		return;
+	}
+	add_query(s, k, req->value, false);
+}
+
 static int check_groups(struct stage *s)
 {
-	const struct configstage_opts *o = s->o;
-	struct configstage_result *res = s->res;
-
-	for (size_t gi = 0; gi < o->n_groups; gi++) {
-		const struct group *g = o->groups[gi];
-		_cleanup_kconfig_report_ struct kconfig_report *rep = NULL;
-		int r = kconfig_verify(g->options, res->final, &rep);
+	for (size_t gi = 0; gi < s->o->n_groups; gi++) {
+		const struct group *g = s->o->groups[gi];
+		int r = each_check(s, g->options, g, check_option);
 
 		if (r < 0)
 			return r;
-		for (size_t i = 0; i < rep->n_checks; i++) {
-			const struct kconfig_check *c = &rep->checks[i];
-			const struct kconfig_option *req = c->requested;
-			const struct kconfig_option *last =
-				kconfig_find(res->merged, req->name);
-			size_t k = add_opt(s, g, c);
-
-			if (c->verdict == KCONFIG_KEPT) {
-				/* "n" holds for a symbol the tree lacks too:
-				 * ask whether it exists. */
-				if (req->kind == KCONFIG_NO && !c->final)
-					add_query(s, k, "n", false);
-				continue;
-			}
-			if (last && (strcmp(last->file, req->file) ||
-				     last->line != req->line) &&
-			    !kconfig_value_equal(last, req)) {
-				_cleanup_strbuf_ struct strbuf t = STRBUF_INIT;
-				struct configstage_option *op = &res->opts[k];
-
-				strbuf_addf(&t, "overridden by a later fragment: "
-						"%s:%u: ",
-					    last->file, last->line);
-				kconfig_format_option(&t, last);
-				strbuf_rtrim(&t);
-				op->overridden_by = last;
-				drop(op, EXPLAIN_OVERRIDDEN, EXPLAIN_OVERRIDDEN,
-				     t.buf);
-				continue;
-			}
-			add_query(s, k, req->value, false);
-		}
 	}
 	return 0;
 }
 
-/* Base lines: a group redefining one decides; the others must hold. */
+/* A base line: a group redefining it decides; else it must hold. */
+static void check_base_line(struct stage *s, const struct group *g,
+			    const struct kconfig_check *c)
+{
+	size_t k;
+
+	if (kconfig_find(s->res->merged, c->requested->name))
+		return;
+	if (c->verdict == KCONFIG_KEPT &&
+	    (c->final || c->requested->kind != KCONFIG_NO))
+		return;
+	k = add_opt(s, NULL, c);
+	if (c->verdict == KCONFIG_KEPT)
+		/* "# CONFIG_X is not set" for a symbol never written: the
+		 * line can have no effect; ask why y could not be had
+		 * either. */
+		add_query(s, k, "y", true);
+	else
+		add_query(s, k, c->requested->value, false);
+}
+
 static int check_base(struct stage *s)
 {
-	struct configstage_result *res = s->res;
-	_cleanup_kconfig_report_ struct kconfig_report *rep = NULL;
-	int r = kconfig_verify(res->base, res->final, &rep);
-
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < rep->n_checks; i++) {
-		const struct kconfig_check *c = &rep->checks[i];
-		size_t k;
-
-		if (kconfig_find(res->merged, c->requested->name))
-			continue;
-		if (c->verdict == KCONFIG_KEPT &&
-		    (c->final || c->requested->kind != KCONFIG_NO))
-			continue;
-		k = add_opt(s, NULL, c);
-		if (c->verdict == KCONFIG_KEPT)
-			/* "# CONFIG_X is not set" for a symbol never written:
-			 * the line can have no effect; ask why y could not
-			 * be had either. */
-			add_query(s, k, "y", true);
-		else
-			add_query(s, k, c->requested->value, false);
-	}
-	return 0;
+	return each_check(s, s->res->base, NULL, check_base_line);
 }
 
 static void set_explained(struct configstage_option *op,
@@ -825,7 +836,9 @@ int configstage_run(const struct configstage_opts *o,
 		for (size_t i = 0; i < o->n_groups; i++)
 			argv[n++] = o->groups[i]->file;
 		argv[n] = NULL;
-		r = run(argv, o->odir, NULL, NULL, 0, 5 * MIN_MS, &pr, err);
+		r = run(&(struct proc_cmd){ .argv = argv, .cwd = o->odir,
+					     .timeout_ms = 5 * MIN_MS },
+			&pr, err);
 		if (r < 0)
 			return r;
 	}

@@ -37,7 +37,8 @@
 /* A candidate: its record's identity (core/matrixrec), where its files go,
  * and what an interrupted run recorded for it. */
 struct cand {
-	struct matrixrec_cand rc;
+	struct matrixrec_cand rc;	/* first: the real stages get &rc from
+					 * the table and find the cand */
 	char *dir;		/* <run>/<id> */
 	size_t index;		/* in the run's boots */
 	json_object *old;	/* the record being resumed, or NULL */

@@ -46,6 +46,76 @@ static const char *word_name(const char *value)
 	return b ? b + 1 : value;
 }
 
+/* Load the plan word it for arch (a path relative to the plan file). */
+static int load(const struct plan *p, const char *datadir,
+		const struct plan_item *it, const char *arch,
+		struct group **ret, struct strbuf *e)
+{
+	_cleanup_free_ char *arg = group_arg(p, it->value);
+
+	return configstage_load_group(datadir, arch, arg, ret, e);
+}
+
+/* Append g to v, unless a group of that name is there already (or in
+ * also): then g is freed. */
+static void add_group(struct group ***v, size_t *n, struct group **also,
+		      size_t n_also, struct group *g)
+{
+	if (has_group(*v, *n, g->name) || has_group(also, n_also, g->name)) {
+		group_free(g);
+		return;
+	}
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = g;
+}
+
+static int load_arch(const struct plan *p, const char *datadir,
+		     struct plangroups *m, struct matrixrec_arch *as,
+		     bool *found, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf e = STRBUF_INIT;
+	struct group *g;
+	int r;
+
+	as->arch = p->arches[as - m->arches];
+	as->base = plan_base(p, as->arch)->value;
+	for (size_t i = 0; i < p->n_base_groups; i++) {
+		const struct plan_item *it = &p->base_groups[i];
+
+		if (!plan_item_for(it, as->arch))
+			continue;
+		r = load(p, datadir, it, as->arch, &g, &e);
+		if (r < 0)
+			return strbuf_fail(err, r, "%s:%u: base-group %s for %s: %s",
+					   p->file, it->line, it->value,
+					   as->arch, e.buf);
+		add_group(&as->base_groups, &as->n_base_groups, NULL, 0, g);
+	}
+	for (size_t i = 0; i < p->n_groups; i++) {
+		const struct plan_item *it = &p->groups[i];
+
+		if (!plan_item_for(it, as->arch))
+			continue;
+		r = load(p, datadir, it, as->arch, &g, &e);
+		if (r == -ENOENT && !strchr(it->value, '/')) {
+			/* Not for this arch: a SKIP, unless no arch
+			 * has it (checked below). */
+			add_name(m, it->value);
+			continue;
+		}
+		if (r < 0)
+			return strbuf_fail(err, r, "%s%s%.0u%s group %s for %s: %s",
+					   p->file, it->line ? ":" : "",
+					   it->line, it->line ? ":" : "",
+					   it->value, as->arch, e.buf);
+		found[i] = true;
+		add_name(m, g->name);
+		add_group(&as->groups, &as->n_groups, as->base_groups,
+			  as->n_base_groups, g);
+	}
+	return 0;
+}
+
 int plangroups_load(const struct plan *p, const char *datadir,
 		    struct plangroups *m, struct strbuf *err)
 {
@@ -60,67 +130,9 @@ int plangroups_load(const struct plan *p, const char *datadir,
 		return -ENOMEM;
 	m->n_arches = p->n_arches;
 	for (size_t a = 0; a < p->n_arches; a++) {
-		struct matrixrec_arch *as = &m->arches[a];
-
-		as->arch = p->arches[a];
-		as->base = plan_base(p, as->arch)->value;
-		for (size_t i = 0; i < p->n_base_groups; i++) {
-			const struct plan_item *it = &p->base_groups[i];
-			_cleanup_free_ char *arg = NULL;
-			struct group *g = NULL;
-
-			if (!plan_item_for(it, as->arch))
-				continue;
-			arg = group_arg(p, it->value);
-			r = configstage_load_group(datadir, as->arch, arg,
-						   &g, &e);
-			if (r < 0)
-				return strbuf_fail(err, r, "%s:%u: base-group %s for %s: %s",
-					    p->file, it->line, it->value,
-					    as->arch, e.buf);
-			if (has_group(as->base_groups, as->n_base_groups,
-				      g->name)) {
-				group_free(g);
-				continue;
-			}
-			as->base_groups = xrealloc(
-				as->base_groups,
-				(as->n_base_groups + 1) * sizeof(*as->base_groups));
-			as->base_groups[as->n_base_groups++] = g;
-		}
-		for (size_t i = 0; i < p->n_groups; i++) {
-			const struct plan_item *it = &p->groups[i];
-			_cleanup_free_ char *arg = NULL;
-			struct group *g = NULL;
-
-			if (!plan_item_for(it, as->arch))
-				continue;
-			arg = group_arg(p, it->value);
-			r = configstage_load_group(datadir, as->arch, arg,
-						   &g, &e);
-			if (r == -ENOENT && !strchr(it->value, '/')) {
-				/* Not for this arch: a SKIP, unless no arch
-				 * has it (checked below). */
-				add_name(m, it->value);
-				continue;
-			}
-			if (r < 0)
-				return strbuf_fail(err, r, "%s%s%.0u%s group %s for %s: %s",
-					    p->file, it->line ? ":" : "",
-					    it->line, it->line ? ":" : "",
-					    it->value, as->arch, e.buf);
-			found[i] = true;
-			add_name(m, g->name);
-			if (has_group(as->groups, as->n_groups, g->name) ||
-			    has_group(as->base_groups, as->n_base_groups,
-				      g->name)) {
-				group_free(g);
-				continue;
-			}
-			as->groups = xrealloc(as->groups, (as->n_groups + 1) *
-								  sizeof(*as->groups));
-			as->groups[as->n_groups++] = g;
-		}
+		r = load_arch(p, datadir, m, &m->arches[a], found, err);
+		if (r < 0)
+			return r;
 	}
 	for (size_t i = 0; i < p->n_groups; i++) {
 		bool any_arch = false;

@@ -113,6 +113,7 @@ int sha256_end(struct sha256 *h, unsigned char ret[32])
 	if (!r && (!h->ctx || !EVP_DigestFinal_ex(h->ctx, md, &n) || n != 32))
 		r = -ENOMEM;
 	sha256_done(h);
+	h->err = 0;
 	if (r < 0)
 		return r;
 	memcpy(ret, md, 32);

@@ -37,7 +37,8 @@ void sha256_add_str(struct sha256 *h, const char *s);
 /* The file's bytes; an error is returned and also kept for the end. */
 int sha256_add_file(struct sha256 *h, const char *path);
 /* The digest as hex (ret: SHA256_HEX_LEN + 1), or the first error an
- * add met.  The context is finished either way. */
+ * add met.  The context is finished either way: what is added after it
+ * is an error (-EINVAL) until sha256_begin. */
 int sha256_end_hex(struct sha256 *h, char *ret);
 /* The raw digest (ret: 32 bytes). */
 int sha256_end(struct sha256 *h, unsigned char ret[32]);

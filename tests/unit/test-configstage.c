@@ -115,6 +115,21 @@ static void key_of(const struct inputs *in, char *ret)
 	assert_int_equal(strlen(ret), SHA256_HEX_LEN);
 }
 
+/* Other bytes in the file rel change the key; the old ones give k0 back. */
+static void file_changes_key(const struct inputs *in, const char *rel,
+			     const char *other, const char *orig,
+			     const char *k0)
+{
+	char k[SHA256_HEX_LEN + 1];
+
+	put(rel, other);
+	key_of(in, k);
+	assert_string_not_equal(k, k0);
+	put(rel, orig);
+	key_of(in, k);
+	assert_string_equal(k, k0);
+}
+
 static void test_key_stable(void **state)
 {
 	struct inputs in;
@@ -168,18 +183,10 @@ static void test_key_changes(void **state)
 		in.g[1] = in.g[0];
 		in.g[0] = t;
 	}
-	/* A fragment's content. */
-	put("g2.config", "CONFIG_C=m\n");
-	key_of(&in, k);
-	assert_string_not_equal(k, k0);
-	put("g2.config", "CONFIG_C=y\n");
-	/* The helper's source. */
-	put("helper.c", "int main(void) { return 1; }\n");
-	key_of(&in, k);
-	assert_string_not_equal(k, k0);
-	put("helper.c", "int main(void) { return 0; }\n");
-	key_of(&in, k);
-	assert_string_equal(k, k0);
+	/* A fragment's content, the helper's source. */
+	file_changes_key(&in, "g2.config", "CONFIG_C=m\n", "CONFIG_C=y\n", k0);
+	file_changes_key(&in, "helper.c", "int main(void) { return 1; }\n",
+			 "int main(void) { return 0; }\n", k0);
 	inputs_done(&in);
 }
 
@@ -204,17 +211,12 @@ static void test_key_fragment_name(void **state)
 static void test_key_base_file(void **state)
 {
 	struct inputs in;
-	char k0[SHA256_HEX_LEN + 1], k[SHA256_HEX_LEN + 1];
+	char k0[SHA256_HEX_LEN + 1];
 
 	inputs_init(&in);
 	in.k.base = in.base_file;
 	key_of(&in, k0);
-	put("base.config", "CONFIG_A=m\n");
-	key_of(&in, k);
-	assert_string_not_equal(k, k0);
-	put("base.config", "CONFIG_A=y\n");
-	key_of(&in, k);
-	assert_string_equal(k, k0);
+	file_changes_key(&in, "base.config", "CONFIG_A=m\n", "CONFIG_A=y\n", k0);
 	inputs_done(&in);
 }
 

@@ -277,16 +277,22 @@ static void test_stages(void **state)
 static void test_not_in_plan_or_arch(void **state)
 {
 	static const char *const sc[] = { "kgdb", "boot" };
-	static const char *const plan_sc[] = { "boot" };
+	static const char plan_text[] =
+		"arch x86_64\nbase tinyconfig\nscenarios boot\n";
+	_cleanup_plan_ struct plan *plan = NULL;
 	json_object *b = parse(
 		"[ { " CAND("x86_64-k", "each", "[\"k\"]") ", " CONFIG_OK("") ", "
 		BUILD_OK ", \"verdict\": \"BOOTED\", \"scenarios\": ["
 		"{ \"name\": \"boot\", \"result\": \"pass\" } ] } ]");
 	struct groupverdict_group g = {
 		.name = "k", .arch = "x86_64", .scenarios = sc, .n_scenarios = 2,
-		.plan_scenarios = plan_sc, .n_plan_scenarios = 1,
 	};
-	json_object *gv = groupverdict_decide(b, &g);
+	json_object *gv;
+
+	assert_int_equal(plan_parse("t.plan", plan_text, sizeof(plan_text) - 1,
+				    &plan, NULL), 0);
+	g.plan = plan;
+	gv = groupverdict_decide(b, &g);
 
 	expect(gv, "SKIP", "scenario",
 	       "nothing proved it: kgdb skipped (not in the plan's scenarios)");

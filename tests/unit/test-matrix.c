@@ -265,6 +265,18 @@ static json_object *group_of(const struct run *r, const char *name)
 	return NULL;
 }
 
+/* The verdict of group name is verdict, decided at stage (NULL: any). */
+static json_object *expect_group(const struct run *r, const char *name,
+				 const char *verdict, const char *stage)
+{
+	json_object *gv = group_of(r, name);
+
+	assert_string_equal(jsonx_str(gv, "verdict"), verdict);
+	if (stage)
+		assert_string_equal(jsonx_str(gv, "stage"), stage);
+	return gv;
+}
+
 static const char *const plan_text =
 	"name t\narch x86_64\nbase tinyconfig\ngroup alpha beta\n"
 	"candidates base each\n";
@@ -310,12 +322,9 @@ static void test_failed_build(void **state)
 	b = boot_of(out.run, "x86_64-alpha");
 	assert_null(jsonx_str(b, "verdict"));
 	assert_string_equal(jsonx_str(jsonx_get(b, "build"), "result"), "fail");
-	gv = group_of(out.run, "alpha");
-	assert_string_equal(jsonx_str(gv, "verdict"), "FAIL");
-	assert_string_equal(jsonx_str(gv, "stage"), "build");
+	gv = expect_group(out.run, "alpha", "FAIL", "build");
 	assert_non_null(strstr(jsonx_str(gv, "reason"), "kernel/fork.c:1"));
-	assert_string_equal(jsonx_str(group_of(out.run, "beta"), "verdict"),
-			    "PASS");
+	expect_group(out.run, "beta", "PASS", NULL);
 	assert_int_equal(out.exit_code, 1);
 	run_free(out.run);
 	fake_done(&f);
@@ -326,14 +335,11 @@ static void test_failed_config(void **state)
 	_cleanup_plan_ struct plan *p = plan_of(plan_text);
 	struct fake f = { .calls = STRBUF_INIT, .fail_config = "x86_64-beta" };
 	struct matrix_outcome out;
-	json_object *gv;
 
 	run(p, &f, NULL, &out);
 	assert_null(strstr(f.calls.buf, "x86_64-beta:build"));
 	assert_non_null(strstr(f.calls.buf, "x86_64-alpha:boot"));
-	gv = group_of(out.run, "beta");
-	assert_string_equal(jsonx_str(gv, "verdict"), "FAIL");
-	assert_string_equal(jsonx_str(gv, "stage"), "config");
+	expect_group(out.run, "beta", "FAIL", "config");
 	/* The stage said bad input: exit 2 whatever the verdicts. */
 	assert_int_equal(out.exit_code, 2);
 	run_free(out.run);
@@ -395,13 +401,10 @@ static void test_group_verdicts(void **state)
 	run(p, &f, NULL, &out);
 	assert_int_equal(json_object_array_length(jsonx_get(out.run->doc,
 							    "groups")), 2);
-	assert_string_equal(jsonx_str(group_of(out.run, "alpha"), "verdict"),
-			    "PASS");
-	assert_string_equal(jsonx_str(group_of(out.run, "alpha"), "candidate"),
-			    "x86_64-alpha");
-	gv = group_of(out.run, "beta");
-	assert_string_equal(jsonx_str(gv, "verdict"), "FAIL");
-	assert_string_equal(jsonx_str(gv, "stage"), "scenario");
+	gv = expect_group(out.run, "alpha", "PASS", NULL);
+	assert_string_equal(jsonx_str(gv, "candidate"), "x86_64-alpha");
+	gv = expect_group(out.run, "beta", "FAIL", "scenario");
+	assert_non_null(strstr(jsonx_str(gv, "reason"), "scenario cgroups failed"));
 	assert_int_equal(out.exit_code, 1);
 	run_free(out.run);
 	fake_done(&f);

@@ -372,6 +372,18 @@ static void test_build(void **state)
 		.kernelrelease = "6.12.118",
 	};
 	golden("build-pass.json", matrixrec_build(&b, KSRC));
+	/* An error inside the tree is shown relative to it. */
+	b.status = "fail";
+	b.failed = true;
+	b.first_error = KSRC "/kernel/fork.c:12:3: error: boom";
+	b.first_error_log_line = 7;
+	{
+		json_object *j = matrixrec_build(&b, KSRC);
+
+		assert_string_equal(jsonx_str(j, "first_error"),
+				    "kernel/fork.c:12:3: error: boom");
+		json_object_put(j);
+	}
 	golden("build-infra.json",
 	       matrixrec_build_infra("/c/kernels: Permission denied", NULL, NULL));
 }
