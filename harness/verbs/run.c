@@ -227,11 +227,11 @@ int verb_run(int argc, char **argv)
 		.opts = table,
 		.max_args = 1,
 	};
-	int c, r, code;
+	int argi, r, code;
 
-	c = opts_parse(&cmd, argc, argv);
-	if (c < 0) {
-		code = opts_exit_code(c);
+	argi = opts_parse(&cmd, argc, argv);
+	if (argi < 0) {
+		code = opts_exit_code(argi);
 		goto out;
 	}
 	for (size_t i = 0; i < arch_opt.n; i++)
@@ -261,8 +261,8 @@ int verb_run(int argc, char **argv)
 		code = BP_EXIT_INFRA;
 		goto out;
 	}
-	if (c < argc)
-		plan_path = find_plan(datadir, argv[c]);
+	if (argi < argc)
+		plan_path = find_plan(datadir, argv[argi]);
 	if (resume && from_record(resume, datadir, &plan_path, &arches, &groups,
 				  &ksrc_arg, &resumed_doc) < 0) {
 		code = BP_EXIT_USAGE;
