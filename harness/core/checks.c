@@ -170,11 +170,8 @@ int check_list_render_json(const struct check_list *l, const char *accel,
 	const char *s;
 	bool bootable = check_list_bootable(l);
 
-	if (!root || !arr) {
-		json_object_put(root);
-		json_object_put(arr);
-		return -ENOMEM;
-	}
+	if (!root || !arr)
+		xalloc_die();
 	json_object_object_add(root, "bootable",
 			       json_object_new_boolean(bootable));
 	json_put_str(root, "accelerator", bootable ? accel : NULL);
@@ -182,11 +179,8 @@ int check_list_render_json(const struct check_list *l, const char *accel,
 		const struct check *c = &l->v[i];
 		json_object *o = json_object_new_object();
 
-		if (!o) {
-			json_object_put(arr);
-			json_object_put(root);
-			return -ENOMEM;
-		}
+		if (!o)
+			xalloc_die();
 		json_put_str(o, "name", c->name);
 		json_put_str(o, "status", json_status_name(c->status));
 		json_object_object_add(o, "required",
@@ -198,10 +192,8 @@ int check_list_render_json(const struct check_list *l, const char *accel,
 	json_object_object_add(root, "checks", arr);
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s) {
-		json_object_put(root);
-		return -ENOMEM;
-	}
+	if (!s)
+		xalloc_die();
 	strbuf_addstr(out, s);
 	strbuf_addch(out, '\n');
 	json_object_put(root);

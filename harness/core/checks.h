@@ -93,7 +93,7 @@ void check_list_render_summary(const struct check_list *l, const char *accel,
  *	{ "bootable": true, "accelerator": "tcg",
  *	  "checks": [ { "name", "status", "required", "detail", "fix" } ] }
  * status is "ok" / "warn" / "fail"; fix and accelerator are null when
- * absent.  Returns 0 or -ENOMEM.
+ * absent.  Returns 0 (json-c running out of memory aborts, as xalloc).
  */
 int check_list_render_json(const struct check_list *l, const char *accel,
 			   struct strbuf *out);

@@ -17,11 +17,4 @@ _noreturn_ void bug_fl(const char *file, int line, const char *fmt, ...)
 
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
 
-/* BUG() unless cond holds: for the states a caller promises never to reach. */
-#define BUG_ON(cond)                                                           \
-	do {                                                                   \
-		if (cond)                                                      \
-			BUG("%s", "BUG_ON(" #cond ")");                        \
-	} while (0)
-
 #endif

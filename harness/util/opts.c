@@ -99,11 +99,11 @@ static int _printf_(2, 3) bad(const struct opts_cmd *cmd, const char *fmt, ...)
 static int parse_uint(const struct opts_cmd *cmd, const struct opt *o,
 		      const char *shown, const char *arg)
 {
-	unsigned long v = 0;
+	unsigned long long v = 0;
 	const char *p = arg;
 
 	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (unsigned long)(*p - '0');
+		v = v * 10 + (unsigned long long)(*p - '0');
 		if (v > o->max)
 			break;
 	}

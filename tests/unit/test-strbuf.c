@@ -6,7 +6,10 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "util/strbuf.h"
 
@@ -107,6 +110,40 @@ static void test_fail_at(void **state)
 	assert_int_equal(strbuf_fail_at(NULL, -EINVAL, "f", 1, "x"), -EINVAL);
 }
 
+/* A broken invariant is a BUG(): file:line and the message, then abort. */
+static void test_bug_on_bad_setlen(void **state)
+{
+	int pipefd[2], st = 0;
+	char msg[256] = { 0 };
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		dup2(pipefd[1], 2);
+		strbuf_addstr(&sb, "abc");
+		strbuf_setlen(&sb, sb.alloc + 10);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	/* stderr is unbuffered: the message may come in several writes. */
+	for (size_t got = 0; got < sizeof(msg) - 1; got += (size_t)n) {
+		n = read(pipefd[0], msg + got, sizeof(msg) - 1 - got);
+		if (n <= 0)
+			break;
+	}
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGABRT);
+	assert_non_null(strstr(msg, "bootproof: BUG: harness/util/strbuf.c:"));
+	assert_non_null(strstr(msg, ": strbuf_setlen(74) beyond its 64 bytes\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_fail),
 		cmocka_unit_test(test_fail_at),
+		cmocka_unit_test(test_bug_on_bad_setlen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
