@@ -3,7 +3,7 @@
  * groupverdict: the verdict of one option group on one arch, from the
  * candidates' records of a matrix run (pure).
  *
- * Input: the "boots" array of a matrix run.json (/work/notes/schema-matrix.md,
+ * Input: the "boots" array of a matrix run.json (docs/results.md,
  * docs/run.md): each a BOOT record extended with "candidate", "config" and
  * "build", or a stub with "verdict": null when the candidate never booted.
  * Output: a GROUP_VERDICT object

@@ -12,7 +12,7 @@
 #include "util/strbuf.h"
 
 /*
- * Candidate records in the shape `bootproof run` writes (schema-matrix.md),
+ * Candidate records in the shape `bootproof run` writes (docs/run.md),
  * reduced to the members the verdict reads.
  */
 #define CAND(id, kind, groups)                                                 \

@@ -30,7 +30,7 @@ static char *lock;
 
 static int setup(void **state)
 {
-	strcpy(tmp, "/tmp/test-lockfile-XXXXXX");
+	snprintf(tmp, sizeof(tmp), "%s", "/tmp/test-lockfile-XXXXXX");
 	assert_non_null(mkdtemp(tmp));
 	lock = path_join(tmp, "x.lock");
 	return 0;

@@ -25,7 +25,7 @@ static char tmp[64];
 
 static int setup(void **state)
 {
-	strcpy(tmp, "/tmp/test-sha256-XXXXXX");
+	snprintf(tmp, sizeof(tmp), "%s", "/tmp/test-sha256-XXXXXX");
 	assert_non_null(mkdtemp(tmp));
 	return 0;
 }
@@ -64,7 +64,7 @@ static void test_file(void **state)
 	assert_int_equal(sha256_file_hex(p, b), 0);
 	assert_string_equal(a, b);
 	free(buf);
-	strcpy(b, "untouched");
+	snprintf(b, sizeof(b), "%s", "untouched");
 	assert_int_equal(sha256_file_hex(gone, b), -ENOENT);
 	assert_string_equal(b, "untouched");
 	assert_int_equal(sha256_file_hex(tmp, b), -EISDIR);
