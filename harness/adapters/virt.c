@@ -48,23 +48,16 @@ struct guest {
 	bool timer_fired;
 };
 
+static const char *const guest_state_names[] = {
+	[GUEST_RUNNING] = "running", [GUEST_SHUTOFF] = "shut off",
+	[GUEST_CRASHED] = "crashed (pvpanic)",
+	[GUEST_FAILED] = "QEMU failed", [GUEST_DESTROYED] = "destroyed",
+	[GUEST_LOST] = "libvirt connection lost",
+};
+
 const char *guest_state_name(enum guest_state s)
 {
-	switch (s) {
-	case GUEST_RUNNING:
-		return "running";
-	case GUEST_SHUTOFF:
-		return "shut off";
-	case GUEST_CRASHED:
-		return "crashed (pvpanic)";
-	case GUEST_FAILED:
-		return "QEMU failed";
-	case GUEST_DESTROYED:
-		return "destroyed";
-	case GUEST_LOST:
-		return "libvirt connection lost";
-	}
-	return "unknown";
+	return ENUM_NAME(guest_state_names, s, "unknown");
 }
 
 /* libvirt's default error handler prints to stderr; we report once. */

@@ -9,21 +9,14 @@
 
 #include "util/xalloc.h"
 
+static const char *const builderr_kind_names[] = {
+	[BUILDERR_COMPILER] = "compiler", [BUILDERR_LINKER] = "linker",
+	[BUILDERR_TOOL] = "tool", [BUILDERR_MAKE] = "make",
+};
+
 const char *builderr_kind_name(enum builderr_kind k)
 {
-	switch (k) {
-	case BUILDERR_COMPILER:
-		return "compiler";
-	case BUILDERR_LINKER:
-		return "linker";
-	case BUILDERR_TOOL:
-		return "tool";
-	case BUILDERR_MAKE:
-		return "make";
-	case BUILDERR_NONE:
-		break;
-	}
-	return "none";
+	return ENUM_NAME(builderr_kind_names, k, "none");
 }
 
 void builderr_done(struct builderr *e)

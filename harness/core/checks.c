@@ -10,17 +10,13 @@
 
 #include "util/xalloc.h"
 
+static const char *const check_status_names[] = {
+	[CHECK_OK] = "ok", [CHECK_WARN] = "warn", [CHECK_FAIL] = "FAIL",
+};
+
 const char *check_status_name(enum check_status s)
 {
-	switch (s) {
-	case CHECK_OK:
-		return "ok";
-	case CHECK_WARN:
-		return "warn";
-	case CHECK_FAIL:
-		return "FAIL";
-	}
-	return "?";
+	return ENUM_NAME(check_status_names, s, "?");
 }
 
 static const char *json_status_name(enum check_status s)

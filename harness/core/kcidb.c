@@ -76,6 +76,17 @@ static void copy_member(json_object *to, const char *key, json_object *from,
 		json_object_object_add(to, key, json_object_get(m));
 }
 
+/* Copy the members of from named in keys (NULL-terminated) under the same
+ * names. */
+static void copy_same(json_object *to, json_object *from,
+		      const char *const *keys)
+{
+	for (; *keys; keys++)
+		copy_member(to, *keys, from, *keys);
+}
+#define COPY_SAME(to, from, ...)                                              \
+	copy_same((to), (from), (const char *const[]){ __VA_ARGS__, NULL })
+
 /* A log excerpt: s cut to the schema's bound, NUL bytes cannot occur. */
 static void add_excerpt(json_object *o, const char *s)
 {
@@ -160,12 +171,9 @@ static json_object *dropped_options(json_object *cfg)
 		if (!st || !strcmp(st, "kept"))
 			continue;
 		d = json_object_new_object();
-		copy_member(d, "option", op, "option");
-		copy_member(d, "group", op, "group");
+		COPY_SAME(d, op, "option", "group");
 		add_str(d, "status", st);
-		copy_member(d, "requested", op, "requested");
-		copy_member(d, "final", op, "final");
-		copy_member(d, "reason", op, "reason");
+		COPY_SAME(d, op, "requested", "final", "reason");
 		json_object_array_add(a, d);
 	}
 	return a;
@@ -193,8 +201,7 @@ static json_object *build_misc(json_object *rec)
 	json_object *b = jsonx_get(rec, "build");
 
 	copy_member(misc, "candidate", cand, "id");
-	copy_member(misc, "groups", cand, "groups");
-	copy_member(misc, "base_groups", cand, "base_groups");
+	COPY_SAME(misc, cand, "groups", "base_groups");
 	copy_member(misc, "config_hash", b, "config_hash");
 	copy_member(misc, "build_result", b, "result");
 	copy_member(misc, "build_reason", b, "reason");
@@ -278,9 +285,7 @@ static void add_checks(struct ctx *x, const char *build_id, const char *path,
 		t = new_test(x, build_id, p.buf, kcidb_test_status(st));
 		misc = json_object_new_object();
 		add_str(misc, "ktap_status", st);
-		copy_member(misc, "reason", c, "reason");
-		copy_member(misc, "directive", c, "directive");
-		copy_member(misc, "number", c, "number");
+		COPY_SAME(misc, c, "reason", "directive", "number");
 		json_object_object_add(t, "misc", misc);
 		add_diagnostics(t, c);
 		json_object_array_add(x->tests, t);
@@ -296,11 +301,8 @@ static json_object *problems_misc(json_object *rec)
 		json_object *p = jsonx_at(rec, "problems", i);
 		json_object *o = json_object_new_object();
 
-		copy_member(o, "kind", p, "kind");
-		copy_member(o, "title", p, "title");
-		copy_member(o, "signature", p, "signature");
-		copy_member(o, "line", p, "line");
-		copy_member(o, "allowed", p, "allowed");
+		COPY_SAME(o, p,
+			  "kind", "title", "signature", "line", "allowed");
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -319,12 +321,9 @@ static json_object *environment(json_object *run, json_object *rec)
 						 ? jsonx_str(rec, "arch")
 						 : "?");
 	add_str(env, "comment", c.buf);
-	copy_member(misc, "accel", rec, "accel");
-	copy_member(misc, "accel_reason", rec, "accel_reason");
-	copy_member(misc, "libvirt_uri", host, "libvirt_uri");
-	copy_member(misc, "hostname", host, "hostname");
-	copy_member(misc, "image", rec, "image");
-	copy_member(misc, "cmdline", rec, "cmdline");
+	COPY_SAME(misc, rec, "accel", "accel_reason");
+	COPY_SAME(misc, host, "libvirt_uri", "hostname");
+	COPY_SAME(misc, rec, "image", "cmdline");
 	json_object_object_add(env, "misc", misc);
 	return env;
 }
@@ -349,10 +348,8 @@ static void add_boot_tests(struct ctx *x, json_object *run, json_object *rec,
 			     : jsonx_str(rec, "reason"));
 	add_url(x, t, jsonx_str(jsonx_get(rec, "files"), "console"));
 	misc = json_object_new_object();
-	copy_member(misc, "verdict", rec, "verdict");
-	copy_member(misc, "reason", rec, "reason");
-	copy_member(misc, "last_milestone", rec, "last_milestone");
-	copy_member(misc, "time_to_init_s", rec, "time_to_init_s");
+	COPY_SAME(misc, rec,
+		  "verdict", "reason", "last_milestone", "time_to_init_s");
 	copy_member(misc, "banner", jsonx_get(rec, "kernel"), "banner");
 	json_object_object_add(misc, "problems", problems_misc(rec));
 	json_object_object_add(t, "misc", misc);
@@ -368,8 +365,7 @@ static void add_boot_tests(struct ctx *x, json_object *run, json_object *rec,
 		add_path_elem(&p, jsonx_str(s, "name"));
 		ts = new_test(x, build_id, p.buf,
 			      kcidb_test_status(jsonx_str(s, "result")));
-		copy_member(sm, "result", s, "result");
-		copy_member(sm, "reason", s, "reason");
+		COPY_SAME(sm, s, "result", "reason");
 		json_object_object_add(ts, "misc", sm);
 		add_excerpt(ts, jsonx_str(s, "reason"));
 		json_object_array_add(x->tests, ts);
@@ -391,10 +387,7 @@ static json_object *checkout(const struct ctx *x, json_object *run)
 		add_str(c, "tree_name", slash && slash[1] ? slash + 1 : ksrc);
 	copy_member(c, "start_time", run, "started");
 	json_object_object_add(c, "valid", json_object_new_boolean(true));
-	copy_member(misc, "run_id", run, "run_id");
-	copy_member(misc, "command", run, "command");
-	copy_member(misc, "complete", run, "complete");
-	copy_member(misc, "exit_code", run, "exit_code");
+	COPY_SAME(misc, run, "run_id", "command", "complete", "exit_code");
 	copy_member(misc, "plan", plan, "name");
 	copy_member(misc, "ksrc", plan, "ksrc");
 	copy_member(misc, "groups", run, "groups");

@@ -240,40 +240,24 @@ void ktap_test_path(const struct ktap_test *t, struct strbuf *out)
 	strbuf_addstr(out, t->name);
 }
 
+static const char *const ktap_status_names[] = {
+	[KTAP_PENDING] = "pending", [KTAP_PASS] = "pass",
+	[KTAP_FAIL] = "fail", [KTAP_SKIP] = "skip",
+	[KTAP_XFAIL] = "xfail", [KTAP_ERROR] = "error",
+};
+
 const char *ktap_status_name(enum ktap_status s)
 {
-	switch (s) {
-	case KTAP_PENDING:
-		return "pending";
-	case KTAP_PASS:
-		return "pass";
-	case KTAP_FAIL:
-		return "fail";
-	case KTAP_SKIP:
-		return "skip";
-	case KTAP_XFAIL:
-		return "xfail";
-	case KTAP_ERROR:
-		return "error";
-	}
-	return "?";
+	return ENUM_NAME(ktap_status_names, s, "?");
 }
+
+static const char *const ktap_directive_names[] = {
+	[KTAP_DIR_NONE] = "", [KTAP_DIR_SKIP] = "SKIP",
+	[KTAP_DIR_TODO] = "TODO", [KTAP_DIR_XFAIL] = "XFAIL",
+	[KTAP_DIR_TIMEOUT] = "TIMEOUT", [KTAP_DIR_ERROR] = "ERROR",
+};
 
 const char *ktap_directive_name(enum ktap_directive d)
 {
-	switch (d) {
-	case KTAP_DIR_NONE:
-		return "";
-	case KTAP_DIR_SKIP:
-		return "SKIP";
-	case KTAP_DIR_TODO:
-		return "TODO";
-	case KTAP_DIR_XFAIL:
-		return "XFAIL";
-	case KTAP_DIR_TIMEOUT:
-		return "TIMEOUT";
-	case KTAP_DIR_ERROR:
-		return "ERROR";
-	}
-	return "?";
+	return ENUM_NAME(ktap_directive_names, d, "?");
 }

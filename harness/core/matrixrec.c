@@ -149,34 +149,20 @@ json_object *matrixrec_plan(const struct plan *p,
 
 /* ------------------------------------------------------------ config */
 
+static const char *const matrixrec_reason_kind_names[] = {
+	[EXPLAIN_UNKNOWN] = "unknown",
+	[EXPLAIN_DEPENDS] = "unmet-dependency",
+	[EXPLAIN_NOMODULES] = "unmet-dependency",
+	[EXPLAIN_MODULE] = "limited-to-m",
+	[EXPLAIN_SELECT] = "selected", [EXPLAIN_RANGE] = "out-of-range",
+	[EXPLAIN_INVALID] = "out-of-range",
+	[EXPLAIN_NOPROMPT] = "no-prompt", [EXPLAIN_CHOICE] = "choice",
+	[EXPLAIN_OVERRIDDEN] = "overridden",
+};
+
 const char *matrixrec_reason_kind(enum explain_kind k)
 {
-	switch (k) {
-	case EXPLAIN_UNKNOWN:
-		return "unknown";
-	case EXPLAIN_DEPENDS:
-	case EXPLAIN_NOMODULES:
-		return "unmet-dependency";
-	case EXPLAIN_MODULE:
-		return "limited-to-m";
-	case EXPLAIN_SELECT:
-		return "selected";
-	case EXPLAIN_RANGE:
-	case EXPLAIN_INVALID:
-		return "out-of-range";
-	case EXPLAIN_NOPROMPT:
-		return "no-prompt";
-	case EXPLAIN_CHOICE:
-		return "choice";
-	case EXPLAIN_OVERRIDDEN:
-		return "overridden";
-	case EXPLAIN_STALE_BASE:
-	case EXPLAIN_OTHER:
-	case EXPLAIN_UNEXPLAINED:
-	case EXPLAIN_KIND_MAX:
-		break;
-	}
-	return "unexplained";
+	return ENUM_NAME(matrixrec_reason_kind_names, k, "unexplained");
 }
 
 static const char *option_status(const struct matrixrec_option *op)

@@ -495,14 +495,14 @@ void rundiff_free(struct rundiff *d)
 	free(d);
 }
 
+static const char *const rundiff_class_names[] = {
+	[RUNDIFF_REGRESSION] = "regression", [RUNDIFF_FIX] = "fix",
+	[RUNDIFF_NOTE] = "note",
+};
+
 const char *rundiff_class_name(enum rundiff_class c)
 {
-	switch (c) {
-	case RUNDIFF_REGRESSION: return "regression";
-	case RUNDIFF_FIX: return "fix";
-	case RUNDIFF_NOTE: return "note";
-	}
-	return "?";
+	return ENUM_NAME(rundiff_class_names, c, "?");
 }
 
 static const char *const section_title[] = {

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/cleanup.h"
+
 static const char *const verdict_names[] = {
 	[VERDICT_BOOTED] = "BOOTED",   [VERDICT_PANIC] = "PANIC",
 	[VERDICT_PROBLEMS] = "PROBLEMS", [VERDICT_HUNG] = "HUNG",
@@ -31,23 +33,18 @@ int boot_verdict_from_string(const char *s, enum boot_verdict *ret)
 	return -EINVAL;
 }
 
+static const char *const boot_end_names[] = {
+	[BOOT_END_STOPPED] = "stopped",
+	[BOOT_END_PANIC_EVENT] = "panic-event",
+	[BOOT_END_TIMEOUT] = "timeout",
+	[BOOT_END_QEMU_FAILED] = "qemu-failed",
+	[BOOT_END_INFRA] = "infra",
+	[BOOT_END_INTERRUPTED] = "interrupted",
+};
+
 const char *boot_end_name(enum boot_end e)
 {
-	switch (e) {
-	case BOOT_END_STOPPED:
-		return "stopped";
-	case BOOT_END_PANIC_EVENT:
-		return "panic-event";
-	case BOOT_END_TIMEOUT:
-		return "timeout";
-	case BOOT_END_QEMU_FAILED:
-		return "qemu-failed";
-	case BOOT_END_INFRA:
-		return "infra";
-	case BOOT_END_INTERRUPTED:
-		return "interrupted";
-	}
-	return "unknown";
+	return ENUM_NAME(boot_end_names, e, "unknown");
 }
 
 const char *const verdict_allow_aliases[] = { VERDICT_ALLOW_WARN,

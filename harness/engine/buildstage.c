@@ -26,19 +26,14 @@
 #define BUILD_TIMEOUT_MS (6u * 3600u * 1000u)
 #define LOG_READ_MAX (64u << 20)
 
+static const char *const buildstage_status_names[] = {
+	[BUILDSTAGE_PASS] = "pass", [BUILDSTAGE_REUSED] = "reused",
+	[BUILDSTAGE_FAIL] = "fail", [BUILDSTAGE_CANCELLED] = "skip",
+};
+
 const char *buildstage_status_name(enum buildstage_status s)
 {
-	switch (s) {
-	case BUILDSTAGE_PASS:
-		return "pass";
-	case BUILDSTAGE_REUSED:
-		return "reused";
-	case BUILDSTAGE_FAIL:
-		return "fail";
-	case BUILDSTAGE_CANCELLED:
-		return "skip";
-	}
-	return "?";
+	return ENUM_NAME(buildstage_status_names, s, "?");
 }
 
 /* The artifact paths (and when they were built), freed and cleared. */

@@ -25,6 +25,14 @@
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 
+/* The name of enum value v in names[], a table indexed by the enum
+ * (designated initializers: [FOO_BAR] = "bar"), or dflt for a value past
+ * the table or without a name. */
+#define ENUM_NAME(names, v, dflt)                                             \
+	((size_t)(v) < ELEMENTSOF(names) && (names)[(size_t)(v)]               \
+		 ? (names)[(size_t)(v)]                                        \
+		 : (dflt))
+
 /* Take the value out of a variable, leaving its zero behind. */
 #define TAKE_PTR(p)                                                            \
 	({                                                                     \

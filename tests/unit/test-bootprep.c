@@ -84,7 +84,7 @@ static void test_beside_in_boot(void **state)
 	a.cmdline = "quiet";
 	a.timeout_s = 77;
 	assert_int_equal(bootprep_prepare(&a, &p), 0);
-	assert_int_equal(p.req.arch, GUEST_ARCH_X86_64);
+	assert_int_equal(p.req.arch, BP_ARCH_X86_64);
 	assert_string_equal(p.kernel.release, "6.12.0");
 	assert_string_equal(p.req.initrd, i);
 	assert_string_equal(p.req.config, c);
@@ -92,7 +92,7 @@ static void test_beside_in_boot(void **state)
 	/* No agent: no image, no scenarios. */
 	assert_null(p.req.image);
 	assert_null(p.req.scenarios);
-	assert_int_equal(p.req.accel, GUEST_ACCEL_TCG);
+	assert_int_equal(p.req.accel, BP_ACCEL_TCG);
 	assert_string_equal(p.req.accel_reason, "TCG requested");
 	assert_string_equal(p.req.uri, "test:///default");
 	assert_int_equal(p.req.n_allowed, 2);
@@ -118,7 +118,7 @@ static void test_beside_in_tree(void **state)
 	a = args(k);
 	a.uri = "qemu:///session";
 	assert_int_equal(bootprep_prepare(&a, &p), 0);
-	assert_int_equal(p.req.arch, GUEST_ARCH_I386);
+	assert_int_equal(p.req.arch, BP_ARCH_I386);
 	assert_null(p.req.initrd);
 	assert_string_equal(p.req.config, c);
 	assert_string_equal(p.req.vmlinux, v);
