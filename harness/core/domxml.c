@@ -9,6 +9,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "../scenarios/contract.h"
+#include "core/xmlout.h"
 #include "util/cleanup.h"
 #include "util/xalloc.h"
 
@@ -153,9 +154,8 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	const struct bp_arch_info *arch;
 	const char *emulator, *type;
 	char num[32], qemu[64];
-	xmlBufferPtr buf;
+	struct xmlout xo;
 	struct w w = { 0 };
-	int r = 0;
 
 	if (!s || !s->name || !*s->name || !s->kernel || !*s->kernel)
 		return -EINVAL;
@@ -170,16 +170,9 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	snprintf(qemu, sizeof(qemu), "/usr/bin/%s", arch->qemu_system);
 	emulator = s->emulator ? s->emulator : qemu;
 
-	buf = xmlBufferCreate();
-	if (!buf)
+	if (xmlout_open(&xo) < 0)
 		return -ENOMEM;
-	w.x = xmlNewTextWriterMemory(buf, 0);
-	if (!w.x) {
-		xmlBufferFree(buf);
-		return -ENOMEM;
-	}
-	xmlTextWriterSetIndent(w.x, 1);
-	xmlTextWriterSetIndentString(w.x, BAD_CAST "  ");
+	w.x = xo.w;
 
 	start(&w, "domain");
 	attr(&w, "type", type);
@@ -244,14 +237,5 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	devices(&w, s, emulator);
 	end(&w); /* domain */
 
-	if (xmlTextWriterEndDocument(w.x) < 0)
-		w.bad = 1;
-	xmlFreeTextWriter(w.x);
-	if (w.bad) {
-		r = -ENOMEM;
-	} else {
-		*ret_xml = xstrdup((const char *)xmlBufferContent(buf));
-	}
-	xmlBufferFree(buf);
-	return r;
+	return xmlout_close(&xo, w.bad, ret_xml);
 }

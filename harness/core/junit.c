@@ -8,6 +8,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "core/xmlout.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -212,34 +213,19 @@ static void suite(struct w *w, json_object *rec)
 
 int junit_from_records(json_object *suites, char **ret)
 {
-	xmlBufferPtr buf;
+	struct xmlout xo;
 	struct w w = { 0 };
-	int r = 0;
 
 	if (!suites || !json_object_is_type(suites, json_type_array))
 		return -EINVAL;
-	buf = xmlBufferCreate();
-	if (!buf)
+	if (xmlout_open(&xo) < 0)
 		return -ENOMEM;
-	w.x = xmlNewTextWriterMemory(buf, 0);
-	if (!w.x) {
-		xmlBufferFree(buf);
-		return -ENOMEM;
-	}
-	xmlTextWriterSetIndent(w.x, 1);
-	xmlTextWriterSetIndentString(w.x, BAD_CAST "  ");
+	w.x = xo.w;
 	w.bad |= xmlTextWriterStartDocument(w.x, NULL, "UTF-8", NULL) < 0;
 	st(&w, "testsuites");
 	at(&w, "name", "bootproof");
 	for (size_t i = 0; i < json_object_array_length(suites); i++)
 		suite(&w, json_object_array_get_idx(suites, i));
 	en(&w);
-	w.bad |= xmlTextWriterEndDocument(w.x) < 0;
-	xmlFreeTextWriter(w.x);
-	if (w.bad)
-		r = -ENOMEM;
-	else
-		*ret = xstrdup((const char *)xmlBufferContent(buf));
-	xmlBufferFree(buf);
-	return r;
+	return xmlout_close(&xo, w.bad, ret);
 }

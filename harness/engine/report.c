@@ -83,17 +83,13 @@ static long dir_tail_cb(void *ud, const char *rel, size_t max,
 			struct strbuf *out)
 {
 	_cleanup_free_ char *p = path_join(ud, rel);
-	_cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	struct stat st;
+	_cleanup_close_ int fd = open_regular(p, &st);
 	off_t start;
 	long n;
 
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+		return fd;
 	start = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
 	if (lseek(fd, start, SEEK_SET) < 0)
 		return -errno;

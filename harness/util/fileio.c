@@ -75,20 +75,31 @@ int write_file_atomic(const char *path, const void *data, size_t len,
 	return finish_tmp(fd, tmp, path, write_all(fd, data, len));
 }
 
-int copy_file_atomic(const char *src, const char *dst, unsigned mode)
+int open_regular(const char *path, struct stat *ret_st)
 {
-	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
-	char *tmp = NULL;
-	char buf[65536];
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	struct stat st;
-	int fd, r = 0;
 
-	if (in < 0)
+	if (fd < 0)
 		return -errno;
-	if (fstat(in, &st) < 0)
+	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
+	if (ret_st)
+		*ret_st = st;
+	return TAKE_FD(fd);
+}
+
+int copy_file_atomic(const char *src, const char *dst, unsigned mode)
+{
+	_cleanup_close_ int in = open_regular(src, NULL);
+	char *tmp = NULL;
+	char buf[65536];
+	int fd, r = 0;
+
+	if (in < 0)
+		return in;
 	fd = open_tmp_beside(dst, mode, &tmp);
 	if (fd < 0)
 		return fd;

@@ -19,6 +19,12 @@ int write_file_atomic(const char *path, const void *data, size_t len,
  * atomically. */
 int copy_file_atomic(const char *src, const char *dst, unsigned mode);
 
+/* Open a regular file read-only (close-on-exec, no controlling tty): the
+ * descriptor, -EINVAL for anything but a regular file, or -errno.  *ret_st
+ * (may be NULL) gets its stat. */
+struct stat;
+int open_regular(const char *path, struct stat *ret_st);
+
 /* Remove a directory tree (no symlink following).  Missing is fine. */
 int rm_rf(const char *path);
 
