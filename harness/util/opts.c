@@ -35,6 +35,7 @@ static void usage_line(const struct opt *o, bool shorts, FILE *f)
 {
 	_cleanup_strbuf_ struct strbuf left = STRBUF_INIT;
 	const char *h = o->help ? o->help : "";
+	bool mark = o->required;
 
 	strbuf_addstr(&left, "  ");
 	if (o->short_name)
@@ -54,7 +55,8 @@ static void usage_line(const struct opt *o, bool shorts, FILE *f)
 		const char *nl = strchr(h, '\n');
 		int n = nl ? (int)(nl - h) : (int)strlen(h);
 
-		fprintf(f, "%*s%.*s\n", HELP_COLUMN - (int)left.len, "", n, h);
+		fprintf(f, "%*s%.*s%s\n", HELP_COLUMN - (int)left.len, "", n, h,
+			!nl && mark ? " (required)" : "");
 		if (!nl)
 			break;
 		h = nl + 1;
@@ -281,6 +283,10 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv)
 		return r;
 	if (cmd->max_args >= 0 && n_pos > cmd->max_args)
 		return bad(cmd, "unexpected argument '%s'", pos[cmd->max_args]);
+	for (const struct opt *o = cmd->opts; o->kind != OPT_KIND_END; o++)
+		if (o->required && !*(const char **)o->value)
+			return bad(cmd, "--%s %s is required", o->long_name,
+				   o->argh);
 	/* Options (and "--") first, then the positional arguments, as getopt
 	 * leaves them. */
 	memcpy(argv + 1, out, (size_t)n_out * sizeof(char *));
