@@ -8,7 +8,8 @@
  *	static const char *kernel;
  *	static unsigned timeout;
  *	const struct opt table[] = {
- *		OPT_STRING(0, "kernel", &kernel, "PATH", "the kernel image"),
+ *		OPT_STRING_REQUIRED(0, "kernel", &kernel, "PATH",
+ *				    "the kernel image"),
  *		OPT_UINT(0, "timeout", &timeout, "S", "seconds", 0, 1000000,
  *			 "whole-boot limit"),
  *		OPT_END(),
