@@ -23,48 +23,44 @@ void opt_list_done(struct opt_list *l)
 	l->n = 0;
 }
 
-static bool has_short(const struct opt *opts)
-{
-	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++)
-		if (o->short_name)
-			return true;
-	return false;
-}
-
-static void usage_line(const struct opt *o, bool shorts, FILE *f)
+/* "  -a, --arch A     help": the short name's column is always there,
+ * since -h is. */
+static void usage_line(const struct opt *o, FILE *f)
 {
 	_cleanup_strbuf_ struct strbuf left = STRBUF_INIT;
 	const char *h = o->help ? o->help : "";
+	int col;
 
 	strbuf_addstr(&left, "  ");
 	if (o->short_name)
 		strbuf_addf(&left, "-%c, ", o->short_name);
-	else if (shorts)
+	else
 		strbuf_addstr(&left, "    ");
 	strbuf_addf(&left, "--%s", o->long_name);
 	if (o->argh)
 		strbuf_addf(&left, " %s", o->argh);
 	fputs(left.buf, f);
-	if (left.len + 2 > HELP_COLUMN) {
+	col = (int)left.len;
+	if (col + 2 > HELP_COLUMN) {
 		fputc('\n', f);
-		left.len = 0;
+		col = 0;
 	}
 	/* The help, each of its lines in the help column. */
 	for (;;) {
 		const char *nl = strchr(h, '\n');
 		int n = nl ? (int)(nl - h) : (int)strlen(h);
 
-		fprintf(f, "%*s%.*s\n", HELP_COLUMN - (int)left.len, "", n, h);
+		fprintf(f, "%*s%.*s%s\n", HELP_COLUMN - col, "", n, h,
+			!nl && o->required ? " (required)" : "");
 		if (!nl)
 			break;
 		h = nl + 1;
-		left.len = 0;
+		col = 0;
 	}
 }
 
 void opts_usage(const struct opts_cmd *cmd, FILE *f)
 {
-	bool shorts = has_short(cmd->opts) || has_short(&help_opt);
 	const char *s = cmd->synopsis;
 
 	/* Later synopsis lines line up under the first one's "bootproof". */
@@ -76,8 +72,8 @@ void opts_usage(const struct opts_cmd *cmd, FILE *f)
 		fprintf(f, "\n%s\n", cmd->intro);
 	fputc('\n', f);
 	for (const struct opt *o = cmd->opts; o->kind != OPT_KIND_END; o++)
-		usage_line(o, shorts, f);
-	usage_line(&help_opt, shorts, f);
+		usage_line(o, f);
+	usage_line(&help_opt, f);
 	if (cmd->epilog)
 		fprintf(f, "\n%s\n", cmd->epilog);
 }
@@ -281,6 +277,10 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv)
 		return r;
 	if (cmd->max_args >= 0 && n_pos > cmd->max_args)
 		return bad(cmd, "unexpected argument '%s'", pos[cmd->max_args]);
+	for (const struct opt *o = cmd->opts; o->kind != OPT_KIND_END; o++)
+		if (o->required && !*(const char **)o->value)
+			return bad(cmd, "--%s %s is required", o->long_name,
+				   o->argh);
 	/* Options (and "--") first, then the positional arguments, as getopt
 	 * leaves them. */
 	memcpy(argv + 1, out, (size_t)n_out * sizeof(char *));

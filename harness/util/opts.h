@@ -8,7 +8,8 @@
  *	static const char *kernel;
  *	static unsigned timeout;
  *	const struct opt table[] = {
- *		OPT_STRING(0, "kernel", &kernel, "PATH", "the kernel image"),
+ *		OPT_STRING_REQUIRED(0, "kernel", &kernel, "PATH",
+ *				    "the kernel image"),
  *		OPT_UINT(0, "timeout", &timeout, "S", "seconds", 0, 1000000,
  *			 "whole-boot limit"),
  *		OPT_END(),
@@ -58,6 +59,7 @@ struct opt {
 	const char *help;	/* may hold '\n' for more lines */
 	const char *unit;	/* OPT_KIND_UINT: "seconds", for the messages */
 	unsigned min, max;	/* OPT_KIND_UINT: the accepted range */
+	bool required;		/* an error when the command line lacks it */
 };
 
 #define OPT_END() { .kind = OPT_KIND_END }
@@ -67,6 +69,11 @@ struct opt {
 #define OPT_STRING(s, l, v, a, h)                                              \
 	{ .kind = OPT_KIND_STRING, .short_name = (s), .long_name = (l),        \
 	  .value = (v), .argh = (a), .help = (h) }
+/* A string option the verb cannot do without: its variable starts NULL,
+ * and is still NULL only when the command line lacks the option. */
+#define OPT_STRING_REQUIRED(s, l, v, a, h)                                     \
+	{ .kind = OPT_KIND_STRING, .short_name = (s), .long_name = (l),        \
+	  .value = (v), .argh = (a), .help = (h), .required = true }
 #define OPT_LIST(s, l, v, a, h)                                                \
 	{ .kind = OPT_KIND_LIST, .short_name = (s), .long_name = (l),          \
 	  .value = (v), .argh = (a), .help = (h) }
@@ -95,8 +102,8 @@ struct opts_cmd {
  * it into the verb's exit code: BP_EXIT_OK after -h/--help printed the
  * usage on stdout, BP_EXIT_USAGE after an error naming the option (an
  * unknown option, a missing or malformed value, an out-of-range number,
- * more positional arguments than max_args) was logged and the usage
- * printed on stderr.
+ * a required option not given, more positional arguments than max_args)
+ * was logged and the usage printed on stderr.
  */
 int opts_parse(const struct opts_cmd *cmd, int argc, char **argv);
 

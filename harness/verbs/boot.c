@@ -61,8 +61,8 @@ static void summary(json_object *rec, const char *dir)
 static int parse_options(struct bopts *o, int argc, char **argv)
 {
 	const struct opt table[] = {
-		OPT_STRING(0, "kernel", &o->kernel, "PATH",
-			   "the kernel image (an x86 bzImage)"),
+		OPT_STRING_REQUIRED(0, "kernel", &o->kernel, "PATH",
+				    "the kernel image (an x86 bzImage)"),
 		OPT_STRING(0, "arch", &o->arch, "x86_64|i386",
 			   "guest architecture (default: from the kernel)"),
 		OPT_STRING(0, "initrd", &o->initrd, "PATH",
@@ -110,14 +110,8 @@ static int parse_options(struct bopts *o, int argc, char **argv)
 		.opts = table,
 		.max_args = 0,
 	};
-	int argi = opts_parse(&cmd, argc, argv);
 
-	if (argi >= 0 && !o->kernel) {
-		log_error("boot: --kernel PATH is required");
-		opts_usage(&cmd, stderr);
-		return opts_done(BP_EXIT_USAGE);
-	}
-	return argi;
+	return opts_parse(&cmd, argc, argv);
 }
 
 int verb_boot(int argc, char **argv)

@@ -270,12 +270,12 @@ static void config_args_done(struct config_args *a)
 static int parse_options(struct config_args *a, int argc, char **argv)
 {
 	const struct opt table[] = {
-		OPT_STRING('a', "arch", &a->arch, "x86_64|i386",
-			   "the guest architecture (required)"),
-		OPT_STRING('b', "base", &a->base, "BASE",
-			   "in-tree targets joined by '+' (x86_64_defconfig,\n"
-			   "tinyconfig+kvm_guest.config) or a config file\n"
-			   "path (./my.config); required"),
+		OPT_STRING_REQUIRED('a', "arch", &a->arch, "x86_64|i386",
+				    "the guest architecture"),
+		OPT_STRING_REQUIRED('b', "base", &a->base, "BASE",
+				    "in-tree targets joined by '+'\n"
+				    "(x86_64_defconfig, tinyconfig+kvm_guest."
+				    "config)\nor a config file path (./my.config)"),
 		OPT_LIST('g', "group", &a->groups, "G",
 			 "a group name (bootproof groups) or a fragment\n"
 			 "file path; repeatable, merged in order"),
@@ -305,11 +305,6 @@ static int parse_options(struct config_args *a, int argc, char **argv)
 
 	if (argi < 0)
 		return argi;
-	if (!a->arch || !a->base) {
-		log_error("config: --arch and --base are required");
-		opts_usage(&cmd, stderr);
-		return opts_done(BP_EXIT_USAGE);
-	}
 	if (bp_arch_from_name(a->arch, NULL) < 0) {
 		log_error("config: unknown arch '%s' (x86_64 or i386)", a->arch);
 		return opts_done(BP_EXIT_USAGE);

@@ -286,6 +286,49 @@ static void test_positional_arguments(void **state)
 	assert_non_null(strstr(err_text.buf, "try: unexpected argument 'c'"));
 }
 
+static const char *must;
+static const struct opt required_table[] = {
+	OPT_STRING_REQUIRED(0, "kernel", &must, "PATH", "the kernel image"),
+	OPT_END(),
+};
+
+static void test_required(void **state)
+{
+	const struct opts_cmd rcmd = {
+		.name = "need",
+		.synopsis = "bootproof need --kernel PATH",
+		.opts = required_table,
+		.max_args = 0,
+	};
+	char *argv[] = { (char *)"need", NULL, NULL, NULL };
+	FILE *f = tmpfile();
+	_cleanup_strbuf_ struct strbuf usage = STRBUF_INIT;
+	int save = dup(2), r;
+
+	/* Missing: an error naming it, exit 2. */
+	must = NULL;
+	dup2(fileno(f), 2);
+	r = opts_parse(&rcmd, 1, argv);
+	fflush(stderr);
+	dup2(save, 2);
+	close(save);
+	rewind(f);
+	strbuf_read_fd(&usage, fileno(f), 0);
+	fclose(f);
+	assert_int_equal(opts_exit_code(r), BP_EXIT_USAGE);
+	assert_non_null(strstr(usage.buf,
+			       "bootproof: error: need: --kernel PATH is "
+			       "required\n"));
+	/* The usage says so too. */
+	assert_non_null(strstr(usage.buf,
+			       "      --kernel PATH      the kernel image "
+			       "(required)\n"));
+
+	argv[1] = (char *)"--kernel=/boot/vmlinuz";
+	assert_int_equal(opts_parse(&rcmd, 2, argv), 2);
+	assert_string_equal(must, "/boot/vmlinuz");
+}
+
 static int teardown(void **state)
 {
 	strbuf_release(&err_text);
@@ -304,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_option),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_positional_arguments),
+		cmocka_unit_test(test_required),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
