@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "adapters/image_guestfs.h"
-#include "adapters/proc.h"
 #include "core/groups.h"
 #include "core/groupverdict.h"
 #include "core/matrixrec.h"
