@@ -91,7 +91,7 @@ static void plan_arches(json_object *o, const struct matrixrec_arch *arches,
 		json_object_array_add(a, jsonx_new_str(arches[i].arch));
 		json_object_object_add(bases, arches[i].arch,
 				       jsonx_new_str(arches[i].base));
-		if (strcmp(common, arches[i].base))
+		if (common && strcmp(common, arches[i].base))
 			common = NULL;
 		for (size_t j = 0; j < arches[i].n_base_groups; j++) {
 			const char *n = arches[i].base_groups[j]->name;

@@ -9,8 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/image.h"
-#include "adapters/proc.h"
+#include "adapters/image_guestfs.h"
 #include "core/arch.h"
 #include "core/groups.h"
 #include "core/groupverdict.h"
@@ -20,6 +19,7 @@
 #include "engine/buildstage.h"
 #include "engine/configcache.h"
 #include "engine/configstage.h"
+#include "engine/image.h"
 #include "engine/plangroups.h"
 #include "engine/progress.h"
 #include "util/clock.h"
