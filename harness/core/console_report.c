@@ -5,10 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include <openssl/evp.h>
-
 #include "console.h"
 #include "console_impl.h"
+#include "util/sha256.h"
 
 /* ------------------------------------------------------------ names */
 
@@ -297,9 +296,7 @@ static void normalise(struct strbuf *sb, const char *t)
 static void compute_signature(struct console_problem *p)
 {
 	_cleanup_strbuf_ struct strbuf in = STRBUF_INIT;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned mdlen = 0;
-	static const char hex[] = "0123456789abcdef";
+	char hex[SHA256_HEX_LEN + 1];
 
 	strbuf_addstr(&in, console_problem_kind_name(p->kind));
 	strbuf_addch(&in, '\n');
@@ -315,13 +312,9 @@ static void compute_signature(struct console_problem *p)
 		normalise(&in, p->title);
 		strbuf_addch(&in, '\n');
 	}
-	if (!EVP_Digest(in.buf, in.len, md, &mdlen, EVP_sha256(), NULL) ||
-	    mdlen < 8)
+	if (sha256_hex(in.buf, in.len, hex) < 0)
 		abort();	/* SHA-256 cannot fail but for lack of memory */
-	for (int i = 0; i < 8; i++) {
-		p->signature[2 * i] = hex[md[i] >> 4];
-		p->signature[2 * i + 1] = hex[md[i] & 15];
-	}
+	memcpy(p->signature, hex, 16);	/* the first 8 bytes of the digest */
 	p->signature[16] = '\0';
 }
 
