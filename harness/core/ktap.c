@@ -626,6 +626,15 @@ static int dispatch(struct ktap *k, const struct line *l)
 		k->cont = CONT_NONE;
 		return on_version(k, l);
 	}
+	if (!k->depth && l->type == L_PLAN) {
+		/* A plan outside any document starts one: TAP that has no
+		 * version line, or a version line a kernel message was
+		 * spliced into on a shared serial console ("KTAP ver[  9.98]
+		 * random: crng init done" then "sion 1"). */
+		k->cont = CONT_NONE;
+		r = start_document(k, l->indent);
+		return r < 0 ? r : on_plan(k, l);
+	}
 	if (!k->depth || l->indent < k->blocks[0].indent) {
 		k->cont = CONT_NONE;
 		return LINE_UNRELATED;

@@ -694,6 +694,39 @@ static void test_no_ktap_and_header_only(void **state)
 	assert_false(ktap_get_stats(empty)->complete);
 }
 
+/*
+ * The kernel writes its messages to the serial console between any two
+ * bytes of the agent's: a message spliced into the agent's version line
+ * (as seen in a CI run of tests/integration/agent-distro.sh) leaves the
+ * plan as the first line the parser recognises.  It starts the document,
+ * so nothing after it is lost; so does a plan with no version line at all.
+ */
+static void test_plan_without_version(void **state)
+{
+	_cleanup_ktap_ struct ktap *spliced = parse(
+		"KTAP ver[    9.987521] random: crng init done\n"
+		"sion 1\n"
+		"1..2\n"
+		"    KTAP version 1\n"
+		"    1..1\n"
+		"    ok 1 inner\n"
+		"ok 1 a\n"
+		"ok 2 b # SKIP not here\n");
+	_cleanup_ktap_ struct ktap *bare = parse("1..1\nnot ok 1 c\n");
+
+	assert_int_equal(ktap_get_stats(spliced)->documents, 1);
+	assert_true(ktap_get_stats(spliced)->complete);
+	assert_int_equal(ktap_root(spliced)->status, KTAP_PASS);
+	assert_test(spliced, "a", KTAP_PASS, 1);
+	assert_test(spliced, "a/inner", KTAP_PASS, 1);
+	assert_test(spliced, "b", KTAP_SKIP, 2);
+	assert_totals(ktap_root(spliced), 1, 0, 1, 0, 0);
+
+	assert_int_equal(ktap_get_stats(bare)->documents, 1);
+	assert_test(bare, "c", KTAP_FAIL, 1);
+	assert_int_equal(ktap_root(bare)->status, KTAP_FAIL);
+}
+
 static void test_plan_zero_and_bad_plans(void **state)
 {
 	_cleanup_ktap_ struct ktap *zero = parse("KTAP version 1\n1..0\n");
@@ -1196,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_unterminated_yaml),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_embedded_nul),
+		cmocka_unit_test(test_plan_without_version),
 		cmocka_unit_test(test_golden_ktap_rst),
 		cmocka_unit_test(test_golden_kunit),
 		cmocka_unit_test(test_golden_kunit_cut),
