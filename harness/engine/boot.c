@@ -26,6 +26,7 @@
 #include "util/clock.h"
 #include "util/exitcode.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/lockfile.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -79,6 +80,7 @@ struct session {
 	struct guest *g;
 	enum boot_end end;
 	char end_reason[512];
+	bool qemu_crashed;	/* QEMU stopped by itself (not destroyed) */
 	char *cmdline;
 	char *xml;
 	unsigned timeout_s, heavy;
@@ -688,6 +690,9 @@ static void end_from_state(struct session *s, const struct guest_event *ev)
 		s->end = BOOT_END_INFRA;
 		break;
 	case GUEST_FAILED:
+		s->qemu_crashed = true;
+		s->end = BOOT_END_QEMU_FAILED;
+		break;
 	case GUEST_DESTROYED:
 	default:
 		s->end = BOOT_END_QEMU_FAILED;
@@ -822,6 +827,7 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 	bootlog_decide(s->bl, &ctx, &v);
 
 	ret->verdict = v.verdict;
+	ret->retryable = s->qemu_crashed && v.verdict == VERDICT_INFRA;
 	ret->record = build_record(s, &v, &failed);
 	ret->scenarios_failed = failed;
 	switch (v.verdict) {
@@ -881,7 +887,8 @@ static void read_channel(struct session *s)
 		s->channel_file = strdup(name);
 }
 
-int boot_run(const struct boot_request *req_in, struct boot_outcome *ret)
+static int boot_attempt(const struct boot_request *req_in,
+			struct boot_outcome *ret)
 {
 	struct boot_request req = *req_in;
 	struct session s = { .req = &req, .t_init = -1, .stage_lock = -1 };
@@ -1015,4 +1022,77 @@ out:
 	free(s.channel_file);
 	free(s.log_path);
 	return ret->record ? 0 : -ENOMEM;
+}
+
+/* ------------------------------------------------------------ retries */
+
+struct retry {
+	const struct boot_request *req;
+	json_object *earlier;	/* records of the attempts before this one */
+};
+
+/* Every record handed on carries the attempts before it. */
+static void retry_update(void *ud, json_object *record)
+{
+	struct retry *rt = ud;
+
+	if (json_object_array_length(rt->earlier))
+		json_object_object_add(record, "earlier_attempts",
+				       json_object_get(rt->earlier));
+	rt->req->on_update(rt->req->ud, record);
+}
+
+/*
+ * An attempt QEMU ended by crashing is kept: its console log renamed to
+ * <prefix>console.attemptN.log, its record (pointing at that file) put in
+ * rt->earlier.
+ */
+static void keep_attempt(struct retry *rt, json_object *record, size_t n)
+{
+	const struct boot_request *r = rt->req;
+	const char *pre = r->prefix ? r->prefix : "";
+	char from[64], to[64];
+	_cleanup_free_ char *src = NULL, *dst = NULL;
+	json_object *files;
+
+	snprintf(from, sizeof(from), "%sconsole.log", pre);
+	snprintf(to, sizeof(to), "%sconsole.attempt%zu.log", pre, n);
+	src = path_join(r->run_dir, from);
+	dst = path_join(r->run_dir, to);
+	if (rename(src, dst) == 0 &&
+	    json_object_object_get_ex(record, "files", &files))
+		recjson_add_str(files, "console", to);
+	json_object_array_add(rt->earlier, record);
+}
+
+int boot_run(const struct boot_request *req, struct boot_outcome *ret)
+{
+	struct boot_request one = *req;
+	struct retry rt = { .req = req, .earlier = json_object_new_array() };
+	int e;
+
+	if (!rt.earlier)
+		return -ENOMEM;
+	if (req->on_update) {
+		one.on_update = retry_update;
+		one.ud = &rt;
+	}
+	for (unsigned attempt = 1;; attempt++) {
+		e = boot_attempt(&one, ret);
+		if (e < 0 || !ret->retryable || attempt > req->retries ||
+		    (req->interrupted && *req->interrupted))
+			break;
+		if (!req->quiet)
+			log_info("[%s] QEMU died by itself (%s): trying again, "
+				 "attempt %u of %u",
+				 req->name, jsonx_text(ret->record, "reason"),
+				 attempt + 1, req->retries + 1);
+		keep_attempt(&rt, ret->record, attempt);
+		ret->record = NULL;
+	}
+	if (ret->record && json_object_array_length(rt.earlier))
+		json_object_object_add(ret->record, "earlier_attempts",
+				       json_object_get(rt.earlier));
+	json_object_put(rt.earlier);
+	return e;
 }

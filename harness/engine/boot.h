@@ -49,6 +49,10 @@ struct boot_request {
 	const char *stage_dir;	/* created, and removed at the end */
 	const struct domain_ops *ops; /* NULL: virt_domain_ops */
 	volatile sig_atomic_t *interrupted; /* set by a signal handler */
+	/* A boot whose QEMU died by itself (a QEMU or host fault, never the
+	 * kernel's: the verdict would be INFRA) is tried again this many
+	 * times; each earlier attempt is kept (see boot_run). */
+	unsigned retries;
 	bool quiet;		/* no progress lines on stderr */
 	/* Called with the record so far whenever something was learnt
 	 * (milestone, scenario result), so the caller can save it. */
@@ -60,12 +64,17 @@ struct boot_outcome {
 	enum boot_verdict verdict;
 	int exit_code;		/* enum bp_exit (util/exitcode.h) */
 	size_t scenarios_failed;
+	bool retryable;		/* INFRA because QEMU died by itself */
 	json_object *record;	/* owned by the caller (json_object_put) */
 };
 
 /*
- * Run the boot.  Returns 0 when there is an outcome (whatever the
- * verdict: ret->exit_code says), -errno only on allocation failure.
+ * Run the boot, trying again (up to req->retries times) when QEMU died by
+ * itself.  The outcome is the last attempt's; the records of the earlier
+ * ones are in its "earlier_attempts" array, each pointing at its own
+ * console log, <prefix>console.attemptN.log.  Returns 0 when there is an
+ * outcome (whatever the verdict: ret->exit_code says), -errno only on
+ * allocation failure.
  */
 int boot_run(const struct boot_request *req, struct boot_outcome *ret);
 

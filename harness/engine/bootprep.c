@@ -268,6 +268,7 @@ int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret)
 	ret->req.scenarios = with_agent ? a->scenarios : NULL;
 	ret->req.cmdline_extra = a->cmdline;
 	ret->req.timeout_s = a->timeout_s;
+	ret->req.retries = a->retries;
 	ret->req.memory_mib = a->memory_mib;
 	ret->req.vcpus = a->vcpus;
 	return 0;

@@ -36,6 +36,7 @@ struct bootprep_args {
 	const char *uri;	/* NULL: guesthost_uri() */
 	const char *allow;	/* problem kinds that do not fail: "warn,..." */
 	unsigned timeout_s, memory_mib, vcpus; /* 0: engine/boot's */
+	unsigned retries;	/* engine/boot.h: boot_request.retries */
 };
 
 #define BOOTPREP_MAX_ALLOWED 32

@@ -93,6 +93,7 @@ struct matrix_opts {
 	char **argv;
 	bool quiet;		/* no progress on stderr (--json) */
 	unsigned jobs;		/* make -j; 0: the CPU count */
+	unsigned retries;	/* boots whose QEMU died by itself: tries again */
 	bool rebuild;		/* build even what the cache has */
 	volatile sig_atomic_t *interrupted;
 	const struct domain_ops *ops;	/* NULL: libvirt */

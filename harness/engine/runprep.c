@@ -243,6 +243,7 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 			.argv = a->argv,
 			.quiet = a->quiet,
 			.jobs = a->jobs,
+			.retries = a->retries,
 			.rebuild = a->rebuild,
 		};
 

@@ -30,6 +30,7 @@ struct runprep_args {
 	const char *accel;	/* "auto", "kvm", "tcg" (required) */
 	const char *uri;	/* NULL: guesthost_uri() */
 	unsigned jobs;		/* make -j; 0: the CPU count */
+	unsigned retries;	/* engine/boot.h: boot_request.retries */
 	bool rebuild;		/* build even what the cache has */
 	bool quiet;		/* no progress on stderr (--json) */
 	int argc;		/* recorded in run.json */

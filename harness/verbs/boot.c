@@ -2,7 +2,7 @@
 /*
  * bootproof boot --kernel PATH [--arch A] [--initrd PATH] [--vmlinux PATH]
  *     [--config PATH] [--cmdline ARGS] [--scenarios LIST] [--accel MODE]
- *     [--timeout S] [--allow KINDS] [--results DIR] [--connect URI] [--json]
+ *     [--timeout S] [--retries N] [--allow KINDS] [--results DIR] [--connect URI] [--json]
  *
  * Boot any x86 kernel under libvirt with the bootproof agent as init and
  * report the verdict and each scenario's result.
@@ -20,7 +20,7 @@ struct bopts {
 	const char *kernel, *initrd, *vmlinux, *config, *cmdline;
 	const char *scenarios, *accel, *results, *uri, *arch;
 	const char *allow;
-	unsigned timeout, memory, cpus;
+	unsigned timeout, memory, cpus, retries;
 	bool json;
 };
 
@@ -43,6 +43,10 @@ static void summary(json_object *rec, const char *dir)
 	if (init >= 0)
 		printf(", init after %.1fs", init);
 	printf(" [%s]\n", v ? json_object_get_string(v) : "?");
+	if (json_object_object_get_ex(rec, "earlier_attempts", &v))
+		printf("attempts: %zu (QEMU died by itself in the first %zu: "
+		       "console.attempt*.log)\n",
+		       json_object_array_length(v) + 1, json_object_array_length(v));
 	if (json_object_object_get_ex(rec, "scenarios", &sc))
 		for (size_t i = 0; i < json_object_array_length(sc); i++) {
 			json_object *s = json_object_array_get_idx(sc, i), *n, *r, *why;
@@ -85,6 +89,9 @@ static int parse_options(struct bopts *o, int argc, char **argv)
 		OPT_UINT(0, "timeout", &o->timeout, "S", "seconds", 0, 1000000,
 			 "whole-boot limit (default: by accelerator and\n"
 			 "debug options in the config)"),
+		OPT_UINT(0, "retries", &o->retries, "N", "retries", 0, 10,
+			 "boot again, up to N times, when QEMU dies by\n"
+			 "itself (default 1; the earlier attempts are kept)"),
 		OPT_STRING(0, "allow", &o->allow, "KINDS",
 			   "kernel problems that do not fail: warn,ubsan,..."),
 		OPT_STRING(0, "results", &o->results, "DIR",
@@ -117,7 +124,8 @@ static int parse_options(struct bopts *o, int argc, char **argv)
 int verb_boot(int argc, char **argv)
 {
 	struct bopts o = { .scenarios = "boot,bpf,cgroups,userfaultfd,mm,kgdb",
-			   .accel = "auto", .results = "results" };
+			   .accel = "auto", .results = "results",
+			   .retries = 1 };
 	_cleanup_(bootprep_done) struct bootprep p = { 0 };
 	json_object *record = NULL;
 	struct run *run = NULL;
@@ -134,7 +142,7 @@ int verb_boot(int argc, char **argv)
 			.cmdline = o.cmdline, .scenarios = o.scenarios,
 			.accel = o.accel, .uri = o.uri, .allow = o.allow,
 			.timeout_s = o.timeout, .memory_mib = o.memory,
-			.vcpus = o.cpus,
+			.vcpus = o.cpus, .retries = o.retries,
 		};
 
 		e = bootprep_prepare(&a, &p);

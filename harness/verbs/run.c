@@ -2,7 +2,7 @@
 /*
  * bootproof run [PLAN] [--arch A]... [--group G]... [--ksrc DIR]
  *     [--results DIR] [--resume RUN_DIR] [--accel MODE] [--connect URI]
- *     [--jobs N] [--json]
+ *     [--jobs N] [--retries N] [--json]
  *
  * The defconfig matrix: every candidate of a plan through the config,
  * build and boot stages, and a verdict per option group and arch
@@ -101,7 +101,7 @@ int verb_run(int argc, char **argv)
 	const char *results = "results", *resume = NULL, *accel_arg = "auto";
 	const char *uri = NULL;
 	struct matrix_outcome out = { 0 };
-	unsigned jobs = 0;
+	unsigned jobs = 0, retries = 1;
 	_cleanup_(opt_list_done) struct opt_list arch_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
 	const char *ksrc_opt = NULL;
@@ -129,6 +129,9 @@ int verb_run(int argc, char **argv)
 			   "qemu:///system)"),
 		OPT_UINT(0, "jobs", &jobs, "N", "jobs", 1, 1024,
 			 "make -jN (default: the CPU count)"),
+		OPT_UINT(0, "retries", &retries, "N", "retries", 0, 10,
+			 "boot a candidate again, up to N times, when QEMU\n"
+			 "dies by itself (default 1; earlier attempts kept)"),
 		OPT_FLAG(0, "rebuild", &rebuild,
 			 "build every candidate again, even when the cache\n"
 			 "has its .config built (e.g. after editing the tree)"),
@@ -171,6 +174,7 @@ int verb_run(int argc, char **argv)
 			.groups = groups.v, .n_groups = groups.n,
 			.ksrc = ksrc_arg, .results = results, .resume = resume,
 			.accel = accel_arg, .uri = uri, .jobs = jobs,
+			.retries = retries,
 			.rebuild = rebuild, .quiet = json,
 			.argc = argc, .argv = argv,
 		};

@@ -12,8 +12,10 @@
 #  - containment: QEMU runs as libvirt's unprivileged user, never root; the
 #    guest's NIC is a tap attached to nothing (no bridge, no address, no
 #    route);
-#  - QEMU killed with SIGKILL mid-boot: INFRA (not the kernel's fault),
-#    exit 3, the console log kept, run.json complete, nothing left behind.
+#  - QEMU killed with SIGKILL mid-boot (to bootproof, QEMU dying by itself):
+#    the boot is tried again (--retries, default 1), the first attempt kept
+#    with its own console log; killed again: INFRA (not the kernel's fault),
+#    exit 3, both console logs kept, run.json complete, nothing left behind.
 set -u
 . "$(dirname "$0")/faults-lib.inc"
 need_root
@@ -90,8 +92,21 @@ else
 	[ -z "$routes" ] || no "routes through $tap: $routes"
 fi
 
-# QEMU dies.
+# QEMU dies: bootproof boots again, once.
 [ -n "$qpid" ] && kill -KILL "$qpid"
+if wait_for "$T/err" 'attempt 2 of 2' 60; then
+	# the second attempt's QEMU, once its guest has mounted its root
+	_i=0
+	while [ $_i -lt 3000 ] && [ "$(grep -c ROOT_MOUNTED "$T/err")" -lt 2 ]; do
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	qpid2=$(qemu_of "$name")
+	[ -n "$qpid2" ] && [ "$qpid2" != "$qpid" ] || no "no second QEMU for $name"
+	[ -n "$qpid2" ] && kill -KILL "$qpid2"
+else
+	no "QEMU killed once: no second attempt: $(tail -n 2 "$T/err")"
+fi
 wait_pid $bp 120 || { kill -INT $bp; no "bootproof did not end after QEMU was killed"; }
 cat "$T/out"
 tail -n 4 "$T/err"
@@ -101,6 +116,11 @@ grep -q 'error: infrastructure: QEMU died' "$T/err" || no "QEMU killed: no infra
 d=$(run_dir "$T/out")
 case $d in "$results"/*) ;; *) no "run directory $d is not under the results directory" ;; esac
 grep -q 'Linux version' "$d/console.log" 2>/dev/null || no "console log lost"
+grep -q 'EXT4-fs (vda)' "$d/console.attempt1.log" 2>/dev/null || no "the first attempt's console log lost"
+[ "$(jget "$d/run.json" '{boots}[0]{earlier_attempts}[0]{verdict}')" = INFRA ] || no "run.json: the first attempt is not kept"
+[ "$(jget "$d/run.json" '{boots}[0]{earlier_attempts}[0]{files}{console}')" = console.attempt1.log ] ||
+	no "run.json: the first attempt's console log"
+[ "$(jget "$d/run.json" '{boots}[0]{earlier_attempts}[1]')" = null ] || no "run.json: more than one earlier attempt"
 grep -q 'EXT4-fs (vda)' "$d/console.log" 2>/dev/null || no "the root file system was not mounted"
 [ "$(jget "$d/run.json" '{complete}')" = true ] || no "run.json not complete"
 [ "$(jget "$d/run.json" '{exit_code}')" = 3 ] || no "run.json exit_code"
@@ -113,7 +133,7 @@ ls "$cache/runs" 2>/dev/null | grep -q . && no "staging left in $cache/runs: $(l
 # The image built again is whole, and its manifest says so.
 [ "$(sha256sum <"$cimg" | cut -d' ' -f1)" = "$(jget "${cimg%.img}.json" '{image_sha256}')" ] ||
 	no "the rebuilt image does not match its manifest"
-ok "QEMU killed mid-boot; damaged image rebuilt; containment"
+ok "QEMU killed mid-boot, retried, killed again; damaged image rebuilt; containment"
 
 # Nothing was run by a shell.
 pw=$(ls -d "$T"/pwned-* 2>/dev/null)

@@ -507,10 +507,141 @@ static void test_agent_cut(void **state)
 	proc_set_dry_run(NULL, NULL);
 }
 
+/* The attempt before the last, as kept in the record. */
+static json_object *earlier(json_object *rec, size_t i)
+{
+	json_object *a;
+
+	assert_true(json_object_object_get_ex(rec, "earlier_attempts", &a));
+	assert_true(i < json_object_array_length(a));
+	return json_object_array_get_idx(a, i);
+}
+
+static void assert_same_file(const char *a_path, const char *b_path)
+{
+	_cleanup_strbuf_ struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	assert_true(strbuf_read_file(&a, a_path, 0) >= 0);
+	assert_true(strbuf_read_file(&b, b_path, 0) >= 0);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.buf, b.buf, a.len);
+}
+
+/* QEMU dies by itself mid-boot (a TCG crash): the boot is tried again;
+ * the outcome is the second attempt's, the first is kept with its own
+ * console log. */
+static void test_retry_after_qemu_crash(void **state)
+{
+	_cleanup_free_ char *good = data("debian61-boot.log");
+	_cleanup_free_ char *cut = path_join(fx.dir, "crash.log");
+	_cleanup_free_ char *first = path_join(fx.run_dir, "console.attempt1.log");
+	const char *s = "[    0.000000] Linux version 6.1.0 (x) #1\r\n";
+	struct fake_domain f2 = { .log = good, .end = GUEST_SHUTOFF };
+	struct fake_domain f1 = { .log = cut, .end = GUEST_FAILED,
+				  .end_reason = "QEMU or libvirt failed while running",
+				  .then = &f2 };
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
+	struct boot_outcome o;
+	json_object *e, *files;
+
+	assert_int_equal(write_file_atomic(cut, s, strlen(s), 0644), 0);
+	r.retries = 1;
+	fake_domain_use(&f1);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(f1.started, 1);
+	assert_int_equal(f2.started, 1);
+	assert_int_equal(f1.freed + f2.freed, 2);
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_int_equal(o.exit_code, 0);
+	assert_false(o.retryable);
+	e = earlier(o.record, 0);
+	assert_string_equal(jsonx_text(e, "verdict"), "INFRA");
+	assert_string_equal(jsonx_text(json_object_object_get(e, "end"), "how"),
+			    "qemu-failed");
+	files = json_object_object_get(e, "files");
+	assert_string_equal(jsonx_text(files, "console"), "console.attempt1.log");
+	assert_int_equal(json_object_array_length(
+				 json_object_object_get(o.record, "earlier_attempts")),
+			 1);
+	assert_same_file(cut, first);
+	assert_log_copied(good);
+	json_object_put(o.record);
+	free(f1.xml);
+	free(f2.xml);
+}
+
+/* Every attempt crashes: INFRA after 1 + retries attempts, all kept. */
+static void test_retries_exhausted(void **state)
+{
+	_cleanup_free_ char *cut = path_join(fx.dir, "crash.log");
+	_cleanup_free_ char *second = path_join(fx.run_dir, "console.attempt2.log");
+	const char *s = "[    0.000000] Linux version 6.1.0 (x) #1\r\n";
+	struct fake_domain f = { .log = cut, .end = GUEST_FAILED };
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
+	struct boot_outcome o;
+
+	assert_int_equal(write_file_atomic(cut, s, strlen(s), 0644), 0);
+	r.retries = 2;
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(f.started, 3);
+	assert_int_equal(o.verdict, VERDICT_INFRA);
+	assert_int_equal(o.exit_code, 3);
+	assert_true(o.retryable);
+	assert_int_equal(json_object_array_length(
+				 json_object_object_get(o.record, "earlier_attempts")),
+			 2);
+	assert_string_equal(jsonx_text(json_object_object_get(earlier(o.record, 1),
+							      "files"),
+				       "console"),
+			    "console.attempt2.log");
+	assert_int_equal(access(second, F_OK), 0);
+	json_object_put(o.record);
+	free(f.xml);
+}
+
+/* No retry for what is not QEMU's own failure: a domain destroyed from
+ * outside, a kernel panic, or retries 0. */
+static void test_no_retry(void **state)
+{
+	_cleanup_free_ char *panic = data("debian61-noroot-panic.log");
+	_cleanup_free_ char *cut = path_join(fx.dir, "crash.log");
+	const char *s = "[    0.000000] Linux version 6.1.0 (x) #1\r\n";
+	const struct {
+		const char *log;
+		enum guest_state end;
+		unsigned retries;
+		enum boot_verdict want;
+	} cases[] = {
+		{ cut, GUEST_DESTROYED, 3, VERDICT_INFRA },
+		{ panic, GUEST_FAILED, 3, VERDICT_PANIC },
+		{ cut, GUEST_FAILED, 0, VERDICT_INFRA },
+	};
+
+	assert_int_equal(write_file_atomic(cut, s, strlen(s), 0644), 0);
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		struct fake_domain f = { .log = cases[i].log, .end = cases[i].end };
+		struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
+		struct boot_outcome o;
+
+		r.retries = cases[i].retries;
+		fake_domain_use(&f);
+		assert_int_equal(boot_run(&r, &o), 0);
+		assert_int_equal(f.started, 1);
+		assert_int_equal(o.verdict, cases[i].want);
+		assert_null(json_object_object_get(o.record, "earlier_attempts"));
+		json_object_put(o.record);
+		free(f.xml);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_boot),
+		cmocka_unit_test(test_retry_after_qemu_crash),
+		cmocka_unit_test(test_retries_exhausted),
+		cmocka_unit_test(test_no_retry),
 		cmocka_unit_test(test_panic_any_chunking),
 		cmocka_unit_test(test_pvpanic_event),
 		cmocka_unit_test(test_hung),

@@ -54,25 +54,29 @@ static void write_channel(const char *xml, const char *text)
 static int fstart(const char *uri, const char *xml, struct guest **ret,
 		  struct strbuf *err)
 {
+	struct fake_domain *f = cur;
 	struct guest *g;
 
-	cur->started++;
-	free(cur->xml);
-	cur->xml = strdup(xml);
-	if (cur->start_error < 0) {
-		strbuf_addstr(err, cur->start_err_text ? cur->start_err_text
+	if (f->then)
+		cur = f->then; /* the next start */
+
+	f->started++;
+	free(f->xml);
+	f->xml = strdup(xml);
+	if (f->start_error < 0) {
+		strbuf_addstr(err, f->start_err_text ? f->start_err_text
 						       : "fake start failure");
-		return cur->start_error;
+		return f->start_error;
 	}
 	g = calloc(1, sizeof(*g));
-	g->f = cur;
+	g->f = f;
 	strbuf_init(&g->data, 0);
-	if (cur->log && strbuf_read_file(&g->data, cur->log, 0) < 0) {
+	if (f->log && strbuf_read_file(&g->data, f->log, 0) < 0) {
 		free(g);
 		return -EIO;
 	}
-	if (cur->channel_text)
-		write_channel(xml, cur->channel_text);
+	if (f->channel_text)
+		write_channel(xml, f->channel_text);
 	g->state = GUEST_RUNNING;
 	*ret = g;
 	return 0;

@@ -35,6 +35,8 @@ struct fake_domain {
 	/* Written at start to the file behind the XML's <channel
 	 * type="file"> (what the agent sent the host); NULL: nothing. */
 	const char *channel_text;
+	/* The fake the start after this one uses (NULL: this one again). */
+	struct fake_domain *then;
 	/* what the engine did */
 	int started, destroyed, freed;
 	unsigned long long bytes; /* bytes the guest printed */
