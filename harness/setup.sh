@@ -84,13 +84,16 @@ if [ -n "$missing" ]; then
 	fi
 fi
 
+mkdir -p /var/log/libvirt /var/run/libvirt
+# Without systemd nothing starts virtlogd on demand, and a libvirtd that
+# answers cannot start a guest without it ("Failed to connect socket to
+# /run/libvirt/virtlogd-sock"): start it whether or not libvirtd runs.
+if command -v virtlogd >/dev/null 2>&1 && ! pgrep -x virtlogd >/dev/null; then
+	(cd / && virtlogd -d) || true
+	echo "setup: virtlogd started"
+fi
 if ! libvirt_ok; then
-	mkdir -p /var/log/libvirt /var/run/libvirt
-	# libvirtd -d forks into the background; virtlogd is started on
-	# demand by libvirtd when it is not running.
-	if command -v virtlogd >/dev/null 2>&1 && ! pgrep -x virtlogd >/dev/null; then
-		virtlogd -d || true
-	fi
+	# libvirtd -d forks into the background.
 	libvirtd -d
 	i=0
 	while [ $i -lt 30 ] && ! libvirt_ok; do
