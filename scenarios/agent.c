@@ -396,6 +396,7 @@ int main(int argc, char **argv)
 		out_note(BP_AGENT_DONE);
 		return nfail ? BP_EXIT_FAIL : BP_EXIT_OK;
 	}
+	debug_state_report();
 	save_dmesg();
 	if (params.shell)
 		run_shell();

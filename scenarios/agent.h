@@ -142,7 +142,8 @@ long read_line(const char *path, char *buf, size_t n);
 int read_long(const char *path, long *ret);
 /* Write the string to a file (open, one write, close).  0 or -errno. */
 int write_file(const char *path, const char *s);
-/* Value of "key" in a "key value" or "key: value kB" file.  0/-errno. */
+/* Value of "key" in a "key value" or "key: value kB" file (blanks before
+ * the key allowed, as in /proc/lockdep_stats).  0/-errno. */
 int read_keyed(const char *path, const char *key, long *ret);
 bool path_exists(const char *path);
 /* statfs magic of the file system at path; 0 when it cannot be read. */
@@ -164,6 +165,12 @@ pid_t fork_fn(int (*fn)(void *arg), void *arg);
 int wait_timeout(pid_t pid, int *status, unsigned timeout_ms);
 /* Describe a wait status: "exit 3", "killed by SIGKILL". */
 const char *status_str(int status, char *buf, size_t n);
+
+/* ------------------------------------------------------------ debug state */
+
+/* After the scenarios, as init: kmemleak's scan and lockdep's state as
+ * notes (contract.h), when the kernel has them (debugstate.c). */
+void debug_state_report(void);
 
 /* ------------------------------------------------------------ kernel log */
 

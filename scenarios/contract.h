@@ -71,6 +71,23 @@
 /* The note the agent prints last, before it powers off. */
 #define BP_AGENT_DONE "done"
 #define BP_AGENT_DONE_LINE BP_AGENT_NOTE BP_AGENT_DONE
+/*
+ * What the agent found of the kernel's own debug checkers after the
+ * scenarios (notes, after BP_AGENT_NOTE):
+ *   "kmemleak: leaks N"        it asked kmemleak for a scan (with
+ *                              kmemleak's verbose on, so the kernel prints
+ *                              each leak on the console): N new suspects;
+ *   "kmemleak: no scan: WHY"   the kernel has kmemleak but the scan failed;
+ *   "lockdep: on" / "lockdep: off"  /proc/lockdep_stats' debug_locks:
+ *                              off means lockdep turned itself off (after
+ *                              its first report), so later silence about
+ *                              locking is not clean.
+ * Neither note is printed when the kernel lacks the checker.
+ */
+#define BP_AGENT_KMEMLEAK_LEAKS "kmemleak: leaks "
+#define BP_AGENT_KMEMLEAK_NO_SCAN "kmemleak: no scan: "
+#define BP_AGENT_LOCKDEP_ON "lockdep: on"
+#define BP_AGENT_LOCKDEP_OFF "lockdep: off"
 /* The kgdb scenario's handshake: the line starts so, then " port=TTY
  * wait=S"; the host answers with a byte on the kgdb port. */
 #define BP_KGDB_READY "# kgdb: ready"

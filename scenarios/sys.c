@@ -140,6 +140,7 @@ int read_keyed(const char *path, const char *key, long *ret)
 		return (int)r;
 	for (char *l = buf, *nl; *l; l = nl ? nl + 1 : l + strlen(l)) {
 		nl = strchr(l, '\n');
+		l += strspn(l, " \t");
 		if (strncmp(l, key, klen) == 0 &&
 		    (l[klen] == ' ' || l[klen] == ':' || l[klen] == '\t')) {
 			char *v = l + klen + 1, *end;

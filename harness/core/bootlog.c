@@ -4,6 +4,7 @@
 #include "../scenarios/contract.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,36 @@ struct bootlog {
 	struct bootlog_ops ops;
 	void *ud;
 	bool agent_done;
+	struct bootlog_debug debug;
 };
+
+static bool prefixed(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The agent's notes about kmemleak and lockdep (contract.h). */
+static void agent_debug_note(struct bootlog_debug *d, const char *t)
+{
+	const char *n = strstr(t, BP_AGENT_NOTE);
+	char *end;
+
+	if (!n)
+		return;
+	n += strlen(BP_AGENT_NOTE);
+	if (prefixed(n, BP_AGENT_KMEMLEAK_LEAKS)) {
+		n += strlen(BP_AGENT_KMEMLEAK_LEAKS);
+		d->kmemleak_leaks = strtoul(n, &end, 10);
+		d->kmemleak_scanned = end != n;
+	} else if (prefixed(n, BP_AGENT_KMEMLEAK_NO_SCAN)) {
+		snprintf(d->kmemleak_no_scan, sizeof(d->kmemleak_no_scan),
+			 "%s", n + strlen(BP_AGENT_KMEMLEAK_NO_SCAN));
+	} else if (prefixed(n, BP_AGENT_LOCKDEP_ON)) {
+		d->lockdep = BOOTLOG_LOCKDEP_ON;
+	} else if (prefixed(n, BP_AGENT_LOCKDEP_OFF)) {
+		d->lockdep = BOOTLOG_LOCKDEP_OFF;
+	}
+}
 
 static void on_line(const struct console_line *l, void *ud)
 {
@@ -25,6 +55,7 @@ static void on_line(const struct console_line *l, void *ud)
 		ktap_feed_line(b->ktap, l->text, l->len);
 		if (strstr(l->text, BP_AGENT_DONE_LINE))
 			b->agent_done = true;
+		agent_debug_note(&b->debug, l->text);
 	}
 	if (b->ops.on_line)
 		b->ops.on_line(l, agent, b->ud);
@@ -114,6 +145,21 @@ const struct ktap *bootlog_ktap(const struct bootlog *b)
 bool bootlog_agent_said_done(const struct bootlog *b)
 {
 	return b->agent_done;
+}
+
+const struct bootlog_debug *bootlog_debug(const struct bootlog *b)
+{
+	return &b->debug;
+}
+
+static const char *const lockdep_names[] = {
+	[BOOTLOG_LOCKDEP_ON] = "on",
+	[BOOTLOG_LOCKDEP_OFF] = "off",
+};
+
+const char *bootlog_lockdep_name(enum bootlog_lockdep l)
+{
+	return ENUM_NAME(lockdep_names, l, NULL);
 }
 
 bool bootlog_is_console(const struct bootlog *b)

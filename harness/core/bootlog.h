@@ -85,6 +85,27 @@ const struct ktap *bootlog_ktap(const struct bootlog *b);
 /* The agent printed BP_AGENT_DONE_LINE (scenarios/contract.h) on an
  * agent line. */
 bool bootlog_agent_said_done(const struct bootlog *b);
+/*
+ * What the agent said of the kernel's own debug checkers after the
+ * scenarios (contract.h: BP_AGENT_KMEMLEAK_*, BP_AGENT_LOCKDEP_*).  The
+ * leaks themselves are KMEMLEAK problems, printed by the kernel.
+ */
+enum bootlog_lockdep {
+	BOOTLOG_LOCKDEP_UNKNOWN, /* no note: no lockdep, or no agent */
+	BOOTLOG_LOCKDEP_ON,
+	BOOTLOG_LOCKDEP_OFF,	 /* it turned itself off after a report */
+};
+
+struct bootlog_debug {
+	bool kmemleak_scanned;	 /* "kmemleak: leaks N" */
+	unsigned long kmemleak_leaks; /* its N */
+	char kmemleak_no_scan[128]; /* why a scan failed; "" when none */
+	enum bootlog_lockdep lockdep;
+};
+const struct bootlog_debug *bootlog_debug(const struct bootlog *b);
+/* "on", "off", or NULL for BOOTLOG_LOCKDEP_UNKNOWN. */
+const char *bootlog_lockdep_name(enum bootlog_lockdep l);
+
 /* Does the log look like a kernel console at all: a milestone, a printk
  * timestamp, a problem or a KTAP document?  (A recorded file that shows
  * none of these is not a console log.) */

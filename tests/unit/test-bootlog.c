@@ -280,11 +280,51 @@ static void test_kernel_done_line_ignored(void **state)
 	assert_int_equal(bootlog_feed(b, "x", 1), -EINVAL);
 }
 
+/* The agent's kmemleak and lockdep notes, the kernel's lines ignored. */
+static void test_debug_notes(void **state)
+{
+	static const char log[] =
+		"# bootproof-agent: kmemleak: leaks 3\r\n"
+		"# bootproof-agent: lockdep: off (debug_locks 0: it stopped)\n"
+		"[    1.000000] # bootproof-agent: kmemleak: leaks 9\n"
+		"[    1.000001] # bootproof-agent: lockdep: on\n";
+	static const char failed[] =
+		"# bootproof-agent: kmemleak: no scan: EBUSY (disabled)\n"
+		"# bootproof-agent: lockdep: on\n";
+	_cleanup_bootlog_ struct bootlog *b = bootlog_new(NULL, NULL);
+	_cleanup_bootlog_ struct bootlog *f = bootlog_new(NULL, NULL);
+	_cleanup_bootlog_ struct bootlog *none = bootlog_new(NULL, NULL);
+	const struct bootlog_debug *d;
+
+	assert_int_equal(bootlog_feed(b, log, sizeof(log) - 1), 0);
+	assert_int_equal(bootlog_finish(b), 0);
+	d = bootlog_debug(b);
+	assert_true(d->kmemleak_scanned);
+	assert_int_equal(d->kmemleak_leaks, 3);
+	assert_string_equal(d->kmemleak_no_scan, "");
+	assert_int_equal(d->lockdep, BOOTLOG_LOCKDEP_OFF);
+	assert_string_equal(bootlog_lockdep_name(d->lockdep), "off");
+
+	assert_int_equal(bootlog_feed(f, failed, sizeof(failed) - 1), 0);
+	assert_int_equal(bootlog_finish(f), 0);
+	d = bootlog_debug(f);
+	assert_false(d->kmemleak_scanned);
+	assert_string_equal(d->kmemleak_no_scan, "EBUSY (disabled)");
+	assert_int_equal(d->lockdep, BOOTLOG_LOCKDEP_ON);
+
+	assert_int_equal(bootlog_finish(none), 0);
+	d = bootlog_debug(none);
+	assert_false(d->kmemleak_scanned);
+	assert_int_equal(d->lockdep, BOOTLOG_LOCKDEP_UNKNOWN);
+	assert_null(bootlog_lockdep_name(d->lockdep));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_ktap_not_counted),
 		cmocka_unit_test(test_kernel_done_line_ignored),
+		cmocka_unit_test(test_debug_notes),
 		cmocka_unit_test_setup_teardown(test_golden_console_logs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_golden_boot_logs, setup,
