@@ -5,7 +5,9 @@
 #
 # Targets (default: all):
 #   kernel-x86_64 kernel-i386   build the 6.12 kernels (tinyconfig + fragments)
-#   initramfs-x86_64 initramfs-i386 debian-rootfs
+#   kernel-dbg                  the x86_64 debug kernel (+ dbg.config, modules,
+#                               modules/bp_provoke.ko)
+#   initramfs-x86_64 initramfs-i386 initramfs-dbg debian-rootfs
 #   logs                        every log below (builds what it needs)
 #   <name>                      one log, e.g. x86_64-lkdtm-warning-1
 #   list                        print the log names
@@ -47,23 +49,42 @@ note() { echo "record.sh: $*" >&2; }
 
 kdir() { echo "$WORK/k-$1"; }
 kimage() { echo "$(kdir "$1")/arch/x86/boot/bzImage"; }
+# The kernel variants: x86_64, i386, and dbg (x86_64 with dbg.config).
+karch() { case $1 in dbg) echo x86_64 ;; *) echo "$1" ;; esac; }
+kfrags() {
+	case $1 in
+	dbg) echo "$here/lkdtm.config $here/x86_64.config $here/dbg.config" ;;
+	*) echo "$here/lkdtm.config $here/$1.config" ;;
+	esac
+}
 
 # ---------------------------------------------------------------- kernels
-# kernel ARCH: tinyconfig + kvm_guest.config + lkdtm.config + ARCH.config,
-# then check that every line of the fragments survived olddefconfig.
+# kernel VARIANT: tinyconfig + kvm_guest.config + the variant's fragments,
+# then check that every line of the fragments survived olddefconfig.  dbg
+# also builds its modules (samples/kmemleak) and modules/bp_provoke.ko.
 build_kernel() {
-	arch=$1 k=$(kdir "$1")
+	v=$1 arch=$(karch "$1") k=$(kdir "$1")
+	# shellcheck disable=SC2046
+	set -- $(kfrags "$v")
 	mkdir -p "$k"
 	kmake() { make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" "$@"; }
 	kmake tinyconfig
 	kmake kvm_guest.config
 	(cd "$k" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$k" \
-		"$k/.config" "$here/lkdtm.config" "$here/$arch.config")
+		"$k/.config" "$@")
 	kmake olddefconfig
-	check_config "$k/.config" "$here/lkdtm.config" "$here/$arch.config"
+	check_config "$k/.config" "$@"
 	nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" -j"$JOBS" bzImage
-	cp "$k/.config" "$WORK/config-$arch"
-	note "kernel $arch: $(kimage "$arch") ($(make -s -C "$SRC" O="$k" ARCH="$arch" kernelrelease))"
+	if [ "$v" = dbg ]; then
+		nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" -j"$JOBS" modules
+		m=$WORK/mod-dbg
+		rm -rf "$m"
+		mkdir -p "$m"
+		cp "$here/modules/bp_provoke.c" "$here/modules/Kbuild" "$m/"
+		nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" M="$m" modules
+	fi
+	cp "$k/.config" "$WORK/config-$v"
+	note "kernel $v: $(kimage "$v") ($(make -s -C "$SRC" O="$k" ARCH="$arch" kernelrelease))"
 }
 
 # check_config CONFIG FRAGMENT...: every CONFIG_X=v / "# CONFIG_X is not set"
@@ -83,6 +104,8 @@ check_config() {
 			if ! grep -qxF "$want" "$cfg"; then
 				sym=${want%%=*}; sym=${sym#\# }; sym=${sym%% *}
 				got=$(grep -E "^$sym=|^# $sym is not set" "$cfg" || echo "absent")
+				# a symbol whose dependencies hide it is not set either
+				case $want in "# "*) [ "$got" = absent ] && continue ;; esac
 				echo "$frag:$n: expected '$want', got '$got'" >&2
 				bad=1
 			fi
@@ -111,10 +134,13 @@ gen_init_cpio() {
 	"$g" "$@"
 }
 
-# The guest's /init (both arches).  lkdtm=TYPE on the kernel command line:
+# The guest's /init (all variants).  lkdtm=TYPE on the kernel command line:
 # write TYPE to debugfs provoke-crash/DIRECT from a background shell (so an
-# oops kills that shell, not init), wait lkdtm_wait=N seconds (default 5),
-# then power off.  Without lkdtm= it just powers off.
+# oops kills that shell, not init); provoke=NAME: insmod /bp_provoke.ko
+# what=NAME, likewise; provoke=kmemleak-test: insmod the kernel's own
+# /kmemleak-test.ko.  Then wait lkdtm_wait=N seconds (default 5); with
+# kmemleak_scan=1 ask kmemleak for a scan and print what it found; then
+# power off.  Without any of them it just powers off.
 write_init() {
 	cat >"$1" <<'INIT'
 #!/bin/sh
@@ -124,33 +150,54 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 echo "bootproof-init: up, kernel $(uname -r) $(uname -m)"
-crash= wait=5
+crash= wait=5 provoke= scan=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	lkdtm=*) crash=${arg#lkdtm=} ;;
 	lkdtm_wait=*) wait=${arg#lkdtm_wait=} ;;
+	provoke=*) provoke=${arg#provoke=} ;;
+	kmemleak_scan=*) scan=${arg#kmemleak_scan=} ;;
 	esac
 done
 if [ -n "$crash" ]; then
 	echo "bootproof-init: provoking $crash"
 	echo "$crash" >/sys/kernel/debug/provoke-crash/DIRECT &
+fi
+case $provoke in
+"") ;;
+kmemleak-test)
+	echo "bootproof-init: insmod kmemleak-test"
+	insmod /kmemleak-test.ko &
+	;;
+*)
+	echo "bootproof-init: provoking $provoke"
+	insmod /bp_provoke.ko "what=$provoke" &
+	;;
+esac
+if [ -n "$crash$provoke" ]; then
 	sleep "$wait"
 	echo "bootproof-init: still running after ${wait}s"
+fi
+if [ "$scan" = 1 ]; then
+	echo "bootproof-init: kmemleak scan"
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
 fi
 echo "bootproof-init: powering off"
 poweroff -f
 INIT
 }
 
-# initramfs ARCH: busybox + /init as a newc cpio, built with the kernel's
-# own usr/gen_init_cpio (no root needed for /dev/console).
+# initramfs VARIANT: busybox + /init as a newc cpio, built with the
+# kernel's own usr/gen_init_cpio (no root needed for /dev/console); dbg adds
+# its two modules.
 build_initramfs() {
-	arch=$1
+	v=$1 arch=$(karch "$1")
 	case $arch in
 	x86_64) bb=$BUSYBOX ;;
 	i386) build_busybox_i386; bb=$BUSYBOX_I386 ;;
 	esac
-	d=$WORK/initramfs-$arch
+	d=$WORK/initramfs-$v
 	mkdir -p "$d"
 	write_init "$d/init"
 	{
@@ -161,13 +208,17 @@ build_initramfs() {
 		echo "dir /tmp 1777 0 0"
 		echo "dir /bin 0755 0 0"
 		echo "file /bin/busybox $bb 0755 0 0"
-		for a in sh mount cat echo sleep uname poweroff ls dmesg; do
+		for a in sh mount cat echo sleep uname poweroff ls dmesg insmod; do
 			echo "slink /bin/$a busybox 0777 0 0"
 		done
 		echo "file /init $d/init 0755 0 0"
+		if [ "$v" = dbg ]; then
+			echo "file /bp_provoke.ko $WORK/mod-dbg/bp_provoke.ko 0644 0 0"
+			echo "file /kmemleak-test.ko $(kdir dbg)/samples/kmemleak/kmemleak-test.ko 0644 0 0"
+		fi
 	} >"$d/list"
-	gen_init_cpio "$d/list" >"$WORK/initramfs-$arch.cpio"
-	note "initramfs $arch: $WORK/initramfs-$arch.cpio"
+	gen_init_cpio "$d/list" >"$WORK/initramfs-$v.cpio"
+	note "initramfs $v: $WORK/initramfs-$v.cpio"
 }
 
 # A 16 MiB ext4 root disk for the Debian kernel: busybox, /sbin/init that
@@ -248,14 +299,17 @@ debian61_initramfs_noroot() {
 		-append "console=ttyS0 root=/dev/vdz rootdelay=5 panic=-1"
 }
 
-# boot612 ARCH NAME TIMEOUT [EXTRA-CMDLINE...]
+# boot612 VARIANT NAME TIMEOUT [EXTRA-CMDLINE...]  (dbg: 512 MiB, for
+# lockdep's and kmemleak's tables)
 boot612() {
-	arch=$1 name=$2 tmo=$3
+	v=$1 name=$2 tmo=$3
 	shift 3
 	extra=$*
-	need_kernel "$arch"
-	qemu_log "$name" "$tmo" -m 256 -smp 2 \
-		-kernel "$(kimage "$arch")" -initrd "$WORK/initramfs-$arch.cpio" \
+	mem=256
+	[ "$v" = dbg ] && mem=512
+	need_kernel "$v"
+	qemu_log "$name" "$tmo" -m $mem -smp 2 \
+		-kernel "$(kimage "$v")" -initrd "$WORK/initramfs-$v.cpio" \
 		-append "console=ttyS0 panic=-1 $extra"
 }
 
@@ -279,6 +333,13 @@ lkdtm() {
 	n=$1 t=$2 w=$3 tm=$4
 	shift 4
 	boot612 x86_64 "x86_64-lkdtm-$n" "$tm" "lkdtm=$t lkdtm_wait=$w $*"
+}
+
+# dbg NAME WAIT TIMEOUT CMDLINE...: a boot of the debug kernel
+dbg() {
+	n=$1 w=$2 tm=$3
+	shift 3
+	boot612 dbg "x86_64-dbg-$n" "$tm" "lkdtm_wait=$w $*"
 }
 
 # One line per log, in recording order: NAME FUNCTION [ARGS...]
@@ -312,9 +373,32 @@ x86_64-lkdtm-exec-data lkdtm exec-data EXEC_DATA 5 300
 x86_64-lkdtm-usercopy-slab-size-to lkdtm usercopy-slab-size-to USERCOPY_SLAB_SIZE_TO 5 300
 x86_64-lkdtm-fortify-str-object lkdtm fortify-str-object FORTIFY_STR_OBJECT 5 300
 x86_64-lkdtm-exhaust-stack lkdtm exhaust-stack EXHAUST_STACK 5 300
+x86_64-dbg-boot dbg boot 5 400
+x86_64-dbg-lockdep-abba dbg lockdep-abba 5 400 provoke=abba
+x86_64-dbg-lockdep-recursive dbg lockdep-recursive 5 400 provoke=recursive
+x86_64-dbg-lockdep-inconsistent dbg lockdep-inconsistent 5 400 provoke=inconsistent
+x86_64-dbg-lockdep-bad-unlock dbg lockdep-bad-unlock 5 400 provoke=bad_unlock
+x86_64-dbg-lockdep-held-freed dbg lockdep-held-freed 5 400 provoke=held_freed
+x86_64-dbg-lockdep-exit-held dbg lockdep-exit-held 5 400 provoke=exit_held
+x86_64-dbg-lockdep-user-held dbg lockdep-user-held 5 400 provoke=user_held
+x86_64-dbg-lockdep-rcu dbg lockdep-rcu 5 400 provoke=rcu
+x86_64-dbg-lockdep-nonstatic dbg lockdep-nonstatic 5 400 provoke=nonstatic
+x86_64-dbg-kmemleak dbg kmemleak 8 400 provoke=kmemleak kmemleak_scan=1
+x86_64-dbg-kmemleak-test dbg kmemleak-test 8 400 provoke=kmemleak-test kmemleak_scan=1
+x86_64-dbg-odebug dbg odebug 5 400 provoke=odebug
+x86_64-dbg-sleep-atomic dbg sleep-atomic 5 400 provoke=sleep_atomic
+x86_64-dbg-sched-atomic dbg sched-atomic 5 400 provoke=sched_atomic
+x86_64-dbg-smp-id dbg smp-id 5 400 provoke=smp_id
+x86_64-dbg-bad-page dbg bad-page 5 400 provoke=bad_page
+x86_64-dbg-lkdtm-stack-guard-page-leading dbg lkdtm-stack-guard-page-leading 5 400 lkdtm=STACK_GUARD_PAGE_LEADING
+x86_64-dbg-lkdtm-stack-guard-page-trailing dbg lkdtm-stack-guard-page-trailing 5 400 lkdtm=STACK_GUARD_PAGE_TRAILING
+x86_64-dbg-lkdtm-slab-free-double dbg lkdtm-slab-free-double 5 400 lkdtm=SLAB_FREE_DOUBLE slub_debug=FZPU
+x86_64-dbg-lkdtm-corrupt-list-del dbg lkdtm-corrupt-list-del 5 400 lkdtm=CORRUPT_LIST_DEL
+x86_64-dbg-lkdtm-refcount-dec-zero dbg lkdtm-refcount-dec-zero 5 400 lkdtm=REFCOUNT_DEC_ZERO
 i386-boot i386_boot
 i386-lkdtm-warning boot612 i386 i386-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
 i386-lkdtm-exception boot612 i386 i386-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
+i386-lkdtm-double-fault boot612 i386 i386-lkdtm-double-fault 300 lkdtm=DOUBLE_FAULT lkdtm_wait=5
 TABLE
 }
 
@@ -328,8 +412,8 @@ run_log() {
 for t in "$@"; do
 	case $t in
 	list) logs_table | cut -d' ' -f1 ;;
-	kernel-x86_64 | kernel-i386) build_kernel "${t#kernel-}" ;;
-	initramfs-x86_64 | initramfs-i386) build_initramfs "${t#initramfs-}" ;;
+	kernel-x86_64 | kernel-i386 | kernel-dbg) build_kernel "${t#kernel-}" ;;
+	initramfs-x86_64 | initramfs-i386 | initramfs-dbg) build_initramfs "${t#initramfs-}" ;;
 	debian-rootfs) build_debian_rootfs ;;
 	logs | all) for n in $(logs_table | cut -d' ' -f1); do run_log "$n"; done ;;
 	*) run_log "$t" ;;
