@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "core/recjson.h"
 
+#include "core/bootlog.h"
+
 #include <stdio.h>
 
 void recjson_add_str(json_object *o, const char *key, const char *s)
@@ -138,5 +140,30 @@ json_object *recjson_ktap(const struct ktap *k)
 	for (size_t i = 0; s && i < root->n_children; i++)
 		json_object_array_add(s, recjson_ktap_test(root->children[i]));
 	json_object_object_add(o, "tests", s);
+	return o;
+}
+
+json_object *recjson_debug(const struct bootlog *b)
+{
+	const struct bootlog_debug *d = bootlog_debug(b);
+	json_object *o = json_object_new_object(), *k = NULL;
+
+	if (!o)
+		return NULL;
+	recjson_add_str(o, "lockdep", bootlog_lockdep_name(d->lockdep));
+	if (d->kmemleak_scanned || d->kmemleak_no_scan[0]) {
+		k = json_object_new_object();
+		json_object_object_add(
+			k, "scanned", json_object_new_boolean(d->kmemleak_scanned));
+		json_object_object_add(
+			k, "leaks",
+			d->kmemleak_scanned
+				? json_object_new_int64((int64_t)d->kmemleak_leaks)
+				: NULL);
+		recjson_add_str(k, "no_scan", d->kmemleak_no_scan[0]
+						      ? d->kmemleak_no_scan
+						      : NULL);
+	}
+	json_object_object_add(o, "kmemleak", k);
 	return o;
 }

@@ -30,6 +30,12 @@ json_object *recjson_milestones(const struct console *c);
 json_object *recjson_ktap_test(const struct ktap_test *t);
 json_object *recjson_ktap(const struct ktap *k);
 
+struct bootlog;
+/* What the agent said of the kernel's debug checkers (bootlog_debug):
+ * { lockdep: "on"|"off"|null, kmemleak: { scanned, leaks, no_scan } or
+ * null when the agent said nothing of kmemleak }. */
+json_object *recjson_debug(const struct bootlog *b);
+
 /* A double printed with 3 decimals ("43.813", not 43.813000000000002). */
 json_object *recjson_seconds(double v);
 

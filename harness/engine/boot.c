@@ -393,6 +393,7 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 	}
 	json_object_object_add(o, "scenarios", sc);
 	json_object_object_add(o, "ktap", recjson_ktap(s->ktap));
+	json_object_object_add(o, "debug", recjson_debug(s->bl));
 	files = json_object_new_object();
 	snprintf(buf, sizeof(buf), "%sconsole.log", r->prefix ? r->prefix : "");
 	recjson_add_str(files, "console", buf);

@@ -150,6 +150,7 @@ static json_object *triage_json(const struct triage *t)
 	json_object_object_add(j, "ktap", ktap_get_stats(k)->documents
 						  ? recjson_ktap(k)
 						  : NULL);
+	json_object_object_add(j, "debug", recjson_debug(t->bl));
 	json_object_object_add(j, "lines",
 			       json_object_new_int64((int64_t)t->st.lines));
 	return j;
@@ -198,6 +199,21 @@ static void print_problem(size_t i, const struct console_problem *p,
 		       p->report_lines);
 }
 
+/* What the agent said of kmemleak and lockdep, when it said anything. */
+static void print_debug(const struct bootlog_debug *d)
+{
+	if (d->kmemleak_scanned)
+		printf("  kmemleak: scanned after the scenarios, %lu new "
+		       "suspected leaks\n", d->kmemleak_leaks);
+	else if (d->kmemleak_no_scan[0])
+		printf("  kmemleak: no scan (%s)\n", d->kmemleak_no_scan);
+	if (d->lockdep == BOOTLOG_LOCKDEP_OFF)
+		printf("  lockdep: off at the end (it turned itself off after "
+		       "a report: later locking problems were not checked)\n");
+	else if (d->lockdep == BOOTLOG_LOCKDEP_ON)
+		printf("  lockdep: on to the end\n");
+}
+
 static void triage_print(const struct triage *t, const struct opts *o)
 {
 	const struct ktap *k = bootlog_ktap(t->bl);
@@ -213,6 +229,7 @@ static void triage_print(const struct triage *t, const struct opts *o)
 		print_problem(i, console_problem(t->con, i), o);
 	if (t->st.problems_dropped)
 		printf("  %lu more problems not kept\n", t->st.problems_dropped);
+	print_debug(bootlog_debug(t->bl));
 	if (kst->documents)
 		printf("  ktap: %s%s, %zu passed, %zu failed, %zu skipped, "
 		       "%zu errors\n",
