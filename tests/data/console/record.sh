@@ -7,7 +7,8 @@
 #   kernel-x86_64 kernel-i386   build the 6.12 kernels (tinyconfig + fragments)
 #   kernel-dbg                  the x86_64 debug kernel (+ dbg.config, modules,
 #                               modules/bp_provoke.ko)
-#   initramfs-x86_64 initramfs-i386 initramfs-dbg debian-rootfs
+#   kernel-kcsan                x86_64 with KCSAN (+ kcsan.config, bp_provoke.ko)
+#   initramfs-x86_64 initramfs-i386 initramfs-dbg initramfs-kcsan debian-rootfs
 #   logs                        every log below (builds what it needs)
 #   <name>                      one log, e.g. x86_64-lkdtm-warning-1
 #   list                        print the log names
@@ -49,11 +50,14 @@ note() { echo "record.sh: $*" >&2; }
 
 kdir() { echo "$WORK/k-$1"; }
 kimage() { echo "$(kdir "$1")/arch/x86/boot/bzImage"; }
-# The kernel variants: x86_64, i386, and dbg (x86_64 with dbg.config).
-karch() { case $1 in dbg) echo x86_64 ;; *) echo "$1" ;; esac; }
+# The kernel variants: x86_64, i386, and the x86_64 ones with a fragment of
+# their own, dbg (dbg.config) and kcsan (kcsan.config).
+karch() { case $1 in dbg | kcsan) echo x86_64 ;; *) echo "$1" ;; esac; }
+# Variants that build modules/bp_provoke.ko.
+has_modules() { case $1 in dbg | kcsan) true ;; *) false ;; esac; }
 kfrags() {
 	case $1 in
-	dbg) echo "$here/lkdtm.config $here/x86_64.config $here/dbg.config" ;;
+	dbg | kcsan) echo "$here/lkdtm.config $here/x86_64.config $here/$1.config" ;;
 	*) echo "$here/lkdtm.config $here/$1.config" ;;
 	esac
 }
@@ -61,7 +65,8 @@ kfrags() {
 # ---------------------------------------------------------------- kernels
 # kernel VARIANT: tinyconfig + kvm_guest.config + the variant's fragments,
 # then check that every line of the fragments survived olddefconfig.  dbg
-# also builds its modules (samples/kmemleak) and modules/bp_provoke.ko.
+# and kcsan also build their modules (dbg: samples/kmemleak) and
+# modules/bp_provoke.ko.
 build_kernel() {
 	v=$1 arch=$(karch "$1") k=$(kdir "$1")
 	# shellcheck disable=SC2046
@@ -75,9 +80,9 @@ build_kernel() {
 	kmake olddefconfig
 	check_config "$k/.config" "$@"
 	nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" -j"$JOBS" bzImage
-	if [ "$v" = dbg ]; then
+	if has_modules "$v"; then
 		nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" -j"$JOBS" modules
-		m=$WORK/mod-dbg
+		m=$WORK/mod-$v
 		rm -rf "$m"
 		mkdir -p "$m"
 		cp "$here/modules/bp_provoke.c" "$here/modules/Kbuild" "$m/"
@@ -139,8 +144,8 @@ gen_init_cpio() {
 # oops kills that shell, not init); provoke=NAME: insmod /bp_provoke.ko
 # what=NAME, likewise; provoke=kmemleak-test: insmod the kernel's own
 # /kmemleak-test.ko.  Then wait lkdtm_wait=N seconds (default 5); with
-# kmemleak_scan=1 ask kmemleak for a scan and print what it found; then
-# power off.  Without any of them it just powers off.
+# kmemleak_scan=1 ask kmemleak for a verbose scan and print its file too;
+# then power off.  Without any of them it just powers off.
 write_init() {
 	cat >"$1" <<'INIT'
 #!/bin/sh
@@ -180,6 +185,9 @@ if [ -n "$crash$provoke" ]; then
 fi
 if [ "$scan" = 1 ]; then
 	echo "bootproof-init: kmemleak scan"
+	# verbose: the kernel prints each leak (as the agent has it do); the
+	# copy cat prints is user space's and must not count twice
+	echo 1 >/sys/module/kmemleak/parameters/verbose
 	echo scan >/sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
 fi
@@ -189,8 +197,8 @@ INIT
 }
 
 # initramfs VARIANT: busybox + /init as a newc cpio, built with the
-# kernel's own usr/gen_init_cpio (no root needed for /dev/console); dbg adds
-# its two modules.
+# kernel's own usr/gen_init_cpio (no root needed for /dev/console); dbg and
+# kcsan add their modules.
 build_initramfs() {
 	v=$1 arch=$(karch "$1")
 	case $arch in
@@ -212,8 +220,10 @@ build_initramfs() {
 			echo "slink /bin/$a busybox 0777 0 0"
 		done
 		echo "file /init $d/init 0755 0 0"
+		if has_modules "$v"; then
+			echo "file /bp_provoke.ko $WORK/mod-$v/bp_provoke.ko 0644 0 0"
+		fi
 		if [ "$v" = dbg ]; then
-			echo "file /bp_provoke.ko $WORK/mod-dbg/bp_provoke.ko 0644 0 0"
 			echo "file /kmemleak-test.ko $(kdir dbg)/samples/kmemleak/kmemleak-test.ko 0644 0 0"
 		fi
 	} >"$d/list"
@@ -299,14 +309,14 @@ debian61_initramfs_noroot() {
 		-append "console=ttyS0 root=/dev/vdz rootdelay=5 panic=-1"
 }
 
-# boot612 VARIANT NAME TIMEOUT [EXTRA-CMDLINE...]  (dbg: 512 MiB, for
-# lockdep's and kmemleak's tables)
+# boot612 VARIANT NAME TIMEOUT [EXTRA-CMDLINE...]  (dbg and kcsan: 512 MiB,
+# for lockdep's and kmemleak's tables)
 boot612() {
 	v=$1 name=$2 tmo=$3
 	shift 3
 	extra=$*
 	mem=256
-	[ "$v" = dbg ] && mem=512
+	has_modules "$v" && mem=512
 	need_kernel "$v"
 	qemu_log "$name" "$tmo" -m $mem -smp 2 \
 		-kernel "$(kimage "$v")" -initrd "$WORK/initramfs-$v.cpio" \
@@ -340,6 +350,13 @@ dbg() {
 	n=$1 w=$2 tm=$3
 	shift 3
 	boot612 dbg "x86_64-dbg-$n" "$tm" "lkdtm_wait=$w $*"
+}
+
+# kcsan NAME WAIT TIMEOUT CMDLINE...: a boot of the KCSAN kernel
+kcsan() {
+	n=$1 w=$2 tm=$3
+	shift 3
+	boot612 kcsan "x86_64-kcsan-$n" "$tm" "lkdtm_wait=$w $*"
 }
 
 # One line per log, in recording order: NAME FUNCTION [ARGS...]
@@ -395,6 +412,7 @@ x86_64-dbg-lkdtm-stack-guard-page-trailing dbg lkdtm-stack-guard-page-trailing 5
 x86_64-dbg-lkdtm-slab-free-double dbg lkdtm-slab-free-double 5 400 lkdtm=SLAB_FREE_DOUBLE slub_debug=FZPU
 x86_64-dbg-lkdtm-corrupt-list-del dbg lkdtm-corrupt-list-del 5 400 lkdtm=CORRUPT_LIST_DEL
 x86_64-dbg-lkdtm-refcount-dec-zero dbg lkdtm-refcount-dec-zero 5 400 lkdtm=REFCOUNT_DEC_ZERO
+x86_64-kcsan-race kcsan race 10 600 provoke=race
 i386-boot i386_boot
 i386-lkdtm-warning boot612 i386 i386-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
 i386-lkdtm-exception boot612 i386 i386-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
@@ -412,8 +430,9 @@ run_log() {
 for t in "$@"; do
 	case $t in
 	list) logs_table | cut -d' ' -f1 ;;
-	kernel-x86_64 | kernel-i386 | kernel-dbg) build_kernel "${t#kernel-}" ;;
-	initramfs-x86_64 | initramfs-i386 | initramfs-dbg) build_initramfs "${t#initramfs-}" ;;
+	kernel-x86_64 | kernel-i386 | kernel-dbg | kernel-kcsan) build_kernel "${t#kernel-}" ;;
+	initramfs-x86_64 | initramfs-i386 | initramfs-dbg | initramfs-kcsan)
+		build_initramfs "${t#initramfs-}" ;;
 	debian-rootfs) build_debian_rootfs ;;
 	logs | all) for n in $(logs_table | cut -d' ' -f1); do run_log "$n"; done ;;
 	*) run_log "$t" ;;

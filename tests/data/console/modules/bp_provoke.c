@@ -7,6 +7,7 @@
  * context...), small enough that the kernel goes on and the guest can
  * power off.  A test fixture only: never part of bootproof's guest.
  */
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/kthread.h>
@@ -228,6 +229,31 @@ static void bad_page(void)
 	__free_page(pg);
 }
 
+static int racy_counter;
+
+static int race_fn(void *done)
+{
+	for (int i = 0; i < 200000; i++) {
+		racy_counter++;	/* plain read-modify-write, on purpose */
+		cpu_relax();
+	}
+	complete(done);
+	return 0;
+}
+
+/* Two threads incrementing one plain int: a KCSAN data-race report. */
+static void race(void)
+{
+	DECLARE_COMPLETION_ONSTACK(a);
+	DECLARE_COMPLETION_ONSTACK(b);
+
+	kthread_run(race_fn, &a, "bp_race_a");
+	kthread_run(race_fn, &b, "bp_race_b");
+	wait_for_completion(&a);
+	wait_for_completion(&b);
+	pr_info("bp_provoke: counter %d\n", racy_counter);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -247,6 +273,7 @@ static const struct {
 	{ "sched_atomic", sched_atomic },
 	{ "smp_id", smp_id },
 	{ "bad_page", bad_page },
+	{ "race", race },
 };
 
 static int __init bp_provoke_init(void)
