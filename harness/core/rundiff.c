@@ -322,7 +322,7 @@ static void diff_scenarios(struct ctx *c, const char *key, json_object *a,
 	}
 }
 
-/* A problem's identity: its signature, else kind and title. */
+/* A problem's key in the diff: its signature, else kind and title. */
 static void problem_id(json_object *p, struct strbuf *sb)
 {
 	strbuf_reset(sb);
@@ -333,17 +333,31 @@ static void problem_id(json_object *p, struct strbuf *sb)
 			    jsonx_str(p, "title"));
 }
 
-static json_object *find_problem(json_object *boot, const char *id)
+static bool same_str(const char *a, const char *b)
 {
-	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	return a && b && !strcmp(a, b);
+}
 
-	for (size_t i = 0; i < jsonx_len(boot, "problems"); i++) {
-		json_object *p = jsonx_at(boot, "problems", i);
-		problem_id(p, &sb);
-		if (!strcmp(sb.buf, id))
-			return p;
-	}
-	return NULL;
+/*
+ * The same problem in two boots: the same signature (the same kind and
+ * call trace), or the same kind and title (a title names the kind and the
+ * first meaningful function: the same problem reached through another
+ * path, or a trace the other boot's console cut short).
+ */
+static bool same_problem(json_object *p, json_object *q)
+{
+	return same_str(jsonx_str(p, "signature"), jsonx_str(q, "signature")) ||
+	       (same_str(jsonx_str(p, "kind"), jsonx_str(q, "kind")) &&
+		same_str(jsonx_str(p, "title"), jsonx_str(q, "title")));
+}
+
+/* Is p among the first n problems of boot? */
+static bool has_problem(json_object *boot, json_object *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_problem(jsonx_at(boot, "problems", i), p))
+			return true;
+	return false;
 }
 
 /* The kernel ran (whatever it did), not only the host failing. */
@@ -363,30 +377,24 @@ static bool finished(json_object *boot)
 }
 
 /*
- * The problem signatures of boot `in` that boot `other` does not have,
- * each once, as cls (a note when the problem was allowed), from -> to.
+ * The problems of boot `in` that boot `other` does not have
+ * (same_problem), each once, as cls (a note when the problem was allowed), from -> to.
  */
 static void problems_only_in(struct ctx *c, const char *key, json_object *in,
 			     json_object *other, enum rundiff_class cls,
 			     const char *from, const char *to)
 {
 	_cleanup_strbuf_ struct strbuf id = STRBUF_INIT, k = STRBUF_INIT,
-				       det = STRBUF_INIT, o = STRBUF_INIT;
+				       det = STRBUF_INIT;
 
 	for (size_t i = 0; i < jsonx_len(in, "problems"); i++) {
 		json_object *p = jsonx_at(in, "problems", i);
-		bool seen = false;
 
+		/* Each problem once per candidate. */
+		if (has_problem(other, p, jsonx_len(other, "problems")) ||
+		    has_problem(in, p, i))
+			continue;
 		problem_id(p, &id);
-		if (find_problem(other, id.buf))
-			continue;
-		/* Report each signature once per candidate. */
-		for (size_t j = 0; j < i && !seen; j++) {
-			problem_id(jsonx_at(in, "problems", j), &o);
-			seen = !strcmp(o.buf, id.buf);
-		}
-		if (seen)
-			continue;
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s/%s", key, id.buf);
 		strbuf_reset(&det);

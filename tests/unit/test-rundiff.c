@@ -342,6 +342,43 @@ static void test_new_problem(void **state)
 	json_object_put(b);
 }
 
+/* The same kind and title with another signature (the same problem
+ * reached through another path) is the same problem; the same title
+ * under another kind is not. */
+static void test_problem_matched_by_title(void **state)
+{
+	json_object *a = load("matrix-synthetic"), *b = load("matrix-synthetic");
+	json_object *ba = boot_of(a, "i386-demo-cgroups");
+	json_object *bb = boot_of(b, "i386-demo-cgroups");
+	struct rundiff *d;
+
+	json_object_array_add(
+		jsonx_get(ba, "problems"),
+		json_tokener_parse("{\"kind\":\"LOCKDEP\",\"title\":"
+				   "\"possible deadlock in foo_lock\","
+				   "\"signature\":\"aaaabbbbccccdddd\"}"));
+	json_object_array_add(
+		jsonx_get(bb, "problems"),
+		json_tokener_parse("{\"kind\":\"LOCKDEP\",\"title\":"
+				   "\"possible deadlock in foo_lock\","
+				   "\"signature\":\"1111222233334444\"}"));
+	d = diff(a, b);
+	assert_int_equal(d->n, 0);
+	rundiff_free(d);
+
+	set_str(jsonx_at(bb, "problems", jsonx_len(bb, "problems") - 1),
+		"kind", "WARNING");
+	d = diff(a, b);
+	assert_int_equal(d->n_regressions, 1);
+	assert_int_equal(d->n_fixes, 1);
+	assert_item(d, RUNDIFF_REGRESSION, "problem",
+		    "i386-demo-cgroups/1111222233334444", NULL, "new",
+		    "WARNING: possible deadlock in foo_lock");
+	rundiff_free(d);
+	json_object_put(a);
+	json_object_put(b);
+}
+
 /* A kernel that no longer builds has not fixed its panic. */
 static void test_no_problem_fix_without_a_boot(void **state)
 {
@@ -488,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_matrix_fix),
 		cmocka_unit_test(test_partial_is_noted_with_options),
 		cmocka_unit_test(test_new_problem),
+		cmocka_unit_test(test_problem_matched_by_title),
 		cmocka_unit_test(test_no_problem_fix_without_a_boot),
 		cmocka_unit_test(test_groups_and_candidates_in_one_run_only),
 		cmocka_unit_test(test_incompatible),
