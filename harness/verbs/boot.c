@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bootproof.h"
 #include "engine/bootprep.h"
+#include "util/jsonx.h"
 #include "util/log.h"
 #include "util/opts.h"
 
@@ -23,6 +25,31 @@ struct bopts {
 	unsigned timeout, memory, cpus, retries;
 	bool json;
 };
+
+/* Each kernel problem by its title, and what the agent said of kmemleak
+ * and lockdep when it said lockdep was off or kmemleak did not scan. */
+static void print_problems(json_object *rec)
+{
+	json_object *ps, *d, *k;
+
+	if (json_object_object_get_ex(rec, "problems", &ps))
+		for (size_t i = 0; i < json_object_array_length(ps); i++) {
+			json_object *p = json_object_array_get_idx(ps, i);
+
+			printf("  problem %s: %s (console line %s)%s\n",
+			       jsonx_str(p, "kind"), jsonx_str(p, "title"),
+			       json_object_get_string(jsonx_get(p, "line")),
+			       jsonx_bool(p, "allowed", false) ? " allowed" : "");
+		}
+	if (!json_object_object_get_ex(rec, "debug", &d) || !d)
+		return;
+	if (jsonx_str(d, "lockdep") && !strcmp(jsonx_str(d, "lockdep"), "off"))
+		printf("  lockdep: turned itself off after a report; later "
+		       "locking problems were not checked\n");
+	if (json_object_object_get_ex(d, "kmemleak", &k) && k &&
+	    jsonx_str(k, "no_scan"))
+		printf("  kmemleak: no scan (%s)\n", jsonx_str(k, "no_scan"));
+}
 
 static void summary(json_object *rec, const char *dir)
 {
@@ -57,6 +84,7 @@ static void summary(json_object *rec, const char *dir)
 			       json_object_get_string(r),
 			       why ? json_object_get_string(why) : "");
 		}
+	print_problems(rec);
 	printf("results: %s/\n", dir);
 }
 
