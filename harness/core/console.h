@@ -155,11 +155,34 @@ enum console_problem_kind {
 				mount root / No filesystem could mount root /
 				initramfs "Gave up waiting for root" / "ALERT!
 				... does not exist" */
-	CONSOLE_LOCKDEP,     /* "WARNING: <not CPU:/at>" right after a =====
-				line: lockdep and RCU-lockdep splats */
+	CONSOLE_LOCKDEP,     /* lockdep and RCU-lockdep splats: a lockdep
+				title right after a ===== line ("WARNING:
+				possible circular locking dependency
+				detected", 4.x "[ INFO: ... ]"), "INFO:
+				trying to register non-static key.",
+				"BUG: MAX_LOCKDEP_... too low!" */
 	CONSOLE_KCSAN,	     /* BUG: KCSAN: ... */
 	CONSOLE_KMSAN,	     /* BUG: KMSAN: ... */
 	CONSOLE_OOM,	     /* ... invoked oom-killer: */
+	CONSOLE_KMEMLEAK,    /* [kmemleak: ]unreferenced object 0x... (size
+				N): one problem per object */
+	CONSOLE_ODEBUG,	     /* a WARNING whose message is "ODEBUG: ..." */
+	CONSOLE_REFCOUNT,    /* a WARNING whose message is "refcount_t: ..."
+				(or at lib/refcount.c) */
+	CONSOLE_LIST_CORRUPTION, /* "list_add corruption." / "list_del
+				corruption," WARNING, or kernel BUG / WARNING
+				at lib/list_debug.c */
+	CONSOLE_BAD_PAGE,    /* BUG: Bad page state / Bad page map / Bad
+				page cache in process ... */
+	CONSOLE_ATOMIC,	     /* BUG: sleeping function called from invalid
+				context / scheduling while atomic / using
+				smp_processor_id() in preemptible ... */
+	CONSOLE_STACK,	     /* BUG: ... stack guard page was hit, kernel
+				stack overflow, PANIC: double fault */
+	CONSOLE_NETDEV_LEAK, /* unregister_netdevice: waiting for DEV to
+				become free */
+	CONSOLE_BUSY_INODES, /* VFS: Busy inodes after unmount (a WARNING
+				message in 6.x, a line of its own before) */
 	_CONSOLE_PROBLEM_MAX,
 };
 
@@ -198,7 +221,8 @@ struct console_milestone_event {
 
 struct console_problem {
 	enum console_problem_kind kind;
-	const char *title;  /* the report's first line after any cut here */
+	const char *header; /* the report's first line after any cut here */
+	const char *title;  /* short and stable: see "Titles" above */
 	const char *reason; /* PANIC: text after "not syncing: "; else NULL */
 	unsigned long lineno; /* of the title */
 	double timestamp;     /* of the title, -1 when none */
@@ -211,6 +235,12 @@ struct console_problem {
 	size_t report_lines_dropped; /* of which not kept (bounds) */
 	size_t report_lines_skipped; /* user-space lines inside, not counted */
 	enum console_end end;
+	/* The report is incomplete or mixed with other output: it ended NEXT
+	 * or STREAM (cut by another report, a reboot or the end of the
+	 * stream), or lines of another printk caller ([T123]/[C1]) came
+	 * inside it (two CPUs printing at once; those lines are left out
+	 * and counted in report_lines_skipped). */
+	bool corrupted;
 	const char *frames[CONSOLE_MAX_FRAMES];
 	size_t n_frames;
 	char signature[17];
@@ -240,6 +270,8 @@ struct console_stats {
 	unsigned long problems;	       /* problems reported */
 	unsigned long problems_dropped; /* beyond CONSOLE_MAX_PROBLEMS */
 	unsigned long boots;	       /* boot cycles seen (banners/firmware) */
+	unsigned long kmemleak;	       /* KMEMLEAK problems reported (one per
+					  unreferenced object) */
 };
 
 struct console;
@@ -282,6 +314,14 @@ size_t console_n_problems(const struct console *c);
 /* NULL when i is out of range. */
 const struct console_problem *console_problem(const struct console *c,
 					      size_t i);
+/*
+ * Did lockdep turn itself off ("INFO: lockdep is turned off.", "turning
+ * off the locking correctness validator.", "Disabling lock debugging due
+ * to kernel taint")?  Then later silence about locking is not a clean
+ * bill.  *ret_lineno (may be NULL) gets the first such line's number,
+ * written only when true.
+ */
+bool console_lockdep_off(const struct console *c, unsigned long *ret_lineno);
 /* Is a report still open (only before console_finish)? */
 bool console_in_report(const struct console *c);
 void console_get_stats(const struct console *c, struct console_stats *ret);

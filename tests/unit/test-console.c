@@ -62,7 +62,8 @@ static void dump_problem(struct strbuf *sb, const struct console_problem *p,
 		strbuf_addf(sb, ", %zu dropped", p->report_lines_dropped);
 	if (p->report_lines_skipped)
 		strbuf_addf(sb, ", %zu skipped", p->report_lines_skipped);
-	strbuf_addf(sb, ")\n  title \"%s\"\n", p->title);
+	strbuf_addf(sb, ")%s\n  header \"%s\"\n  title \"%s\"\n",
+		    p->corrupted ? " corrupted" : "", p->header, p->title);
 	if (p->reason)
 		strbuf_addf(sb, "  reason \"%s\"\n", p->reason);
 	strbuf_addstr(sb, "  frames");
@@ -581,7 +582,7 @@ static void test_problem_kinds(void **state)
 		{ "BUG: kernel NULL pointer dereference, address: 0000000000000000",
 		  CONSOLE_BUG },
 		{ "kernel BUG at drivers/misc/lkdtm/bugs.c:87!", CONSOLE_BUG },
-		{ "BUG: scheduling while atomic: sh/1/0x00000002", CONSOLE_BUG },
+		{ "BUG: scheduling while atomic: sh/1/0x00000002", CONSOLE_ATOMIC },
 		{ "WARNING: CPU: 1 PID: 64 at drivers/misc/lkdtm/bugs.c:300 lkdtm_WARNING+0x12/0x20",
 		  CONSOLE_WARNING },
 		{ "WARNING: at kernel/foo.c:12 foo+0x1/0x2", CONSOLE_WARNING },
@@ -638,10 +639,15 @@ static void test_problem_kinds(void **state)
 			fail_msg("%s: got %s, want %s", cases[i].line,
 				 console_problem_kind_name(p->kind),
 				 console_problem_kind_name(cases[i].kind));
-		assert_string_equal(p->title, cases[i].line);
+		assert_string_equal(p->header, cases[i].line);
 		assert_int_equal(p->lineno, 2);
 		assert_true(p->timestamp == 5.1);
-		assert_int_equal(p->end, CONSOLE_END_STREAM);
+		/* a root fs message is all there is: not cut off */
+		assert_int_equal(p->end, cases[i].kind == CONSOLE_NO_ROOT_FS
+						 ? CONSOLE_END_SHAPE
+						 : CONSOLE_END_STREAM);
+		assert_int_equal(p->corrupted,
+				 cases[i].kind != CONSOLE_NO_ROOT_FS);
 		assert_int_equal(strlen(p->signature), 16);
 		assert_int_equal(p->reason != NULL, p->kind == CONSOLE_PANIC);
 	}
@@ -708,7 +714,9 @@ static void test_warning_block(void **state)
 	};
 
 	assert_int_equal(p->kind, CONSOLE_WARNING);
-	assert_string_equal(p->title, "WARNING: CPU: 1 PID: 64 at drivers/misc/lkdtm/bugs.c:300 lkdtm_WARNING+0x12/0x20");
+	assert_string_equal(p->header, "WARNING: CPU: 1 PID: 64 at drivers/misc/lkdtm/bugs.c:300 lkdtm_WARNING+0x12/0x20");
+	assert_string_equal(p->title, "WARNING in lkdtm_WARNING");
+	assert_false(p->corrupted);
 	assert_int_equal(p->lineno, 3);
 	assert_int_equal(p->first_lineno, 2);
 	assert_int_equal(p->last_lineno, 27);
@@ -745,7 +753,8 @@ static void test_warn_message_in_block(void **state)
 
 	assert_int_equal(console_n_problems(c), 2);
 	p = console_problem(c, 0);
-	assert_int_equal(p->kind, CONSOLE_WARNING);
+	assert_int_equal(p->kind, CONSOLE_LIST_CORRUPTION);
+	assert_string_equal(p->title, "list_add corruption");
 	assert_int_equal(p->first_lineno, 1);
 	assert_int_equal(p->lineno, 4);
 	assert_int_equal(p->last_lineno, 5);
@@ -822,7 +831,8 @@ static void test_signature_stable(void **state)
 	assert_null(strstr(copy, "[   12.030000]"));
 	assert_null(strstr(copy, "PID: 64 "));
 	assert_null(strstr(copy, "+0x12/0x20"));
-	assert_string_not_equal(pa->title, pb->title);
+	assert_string_not_equal(pa->header, pb->header);
+	assert_string_equal(pa->title, pb->title);
 	assert_string_equal(pa->signature, pb->signature);
 	assert_true(pb->timestamp != pa->timestamp);
 }
@@ -890,7 +900,7 @@ static void test_bug_oops_panic(void **state)
 		assert_int_equal(console_n_problems(c), 2);
 		p = console_problem(c, 0);
 		assert_int_equal(p->kind, CONSOLE_BUG);
-		assert_string_equal(p->title, "kernel BUG at drivers/misc/lkdtm/bugs.c:87!");
+		assert_string_equal(p->header, "kernel BUG at drivers/misc/lkdtm/bugs.c:87!");
 		assert_int_equal(p->first_lineno, 1);
 		assert_int_equal(p->last_lineno, 12);
 		assert_int_equal(p->end, CONSOLE_END_MARKER);
@@ -1264,6 +1274,7 @@ static void test_report_bounds(void **state)
 	assert_int_equal(p->report_lines, 11);
 	assert_true(p->report_len <= CONSOLE_REPORT_MAX_BYTES);
 	assert_int_equal(p->report_lines_dropped, 11 - 4);
+	assert_true(strlen(p->header) <= CONSOLE_TITLE_MAX);
 	assert_true(strlen(p->title) <= CONSOLE_TITLE_MAX);
 }
 
@@ -1316,6 +1327,7 @@ static void test_endless_report(void **state)
 	assert_int_equal(st.lines_truncated, 1);
 	assert_int_equal(console_problem(c, 0)->report_lines, 20001);
 	assert_true(console_problem(c, 0)->report_len <= CONSOLE_REPORT_MAX_BYTES);
+	assert_true(strlen(console_problem(c, 0)->header) <= CONSOLE_TITLE_MAX);
 	assert_true(strlen(console_problem(c, 0)->title) <= CONSOLE_TITLE_MAX);
 	assert_true(strlen(console_problem(c, 0)->reason) <= CONSOLE_TITLE_MAX);
 	assert_int_equal(console_problem(c, 0)->end, CONSOLE_END_STREAM);
@@ -1573,7 +1585,7 @@ static void test_golden_block_invariants(void **state)
 				fail_msg("%s: problem %zu (line %lu): report is not lines %lu-%lu",
 					 logs[i], k, p->lineno,
 					 p->first_lineno, p->last_lineno);
-			assert_non_null(strstr(p->report, p->title));
+			assert_non_null(strstr(p->report, p->header));
 			prev_last = p->last_lineno;
 		}
 		for (size_t k = 0; k < ps.n; k++)
