@@ -58,6 +58,8 @@ struct block {
 					   "Rebooting in" seen */
 	bool panic_next;		/* ended, its trace complete, by a
 					   panic (panic_on_warn...) */
+	bool held_list;			/* in a trace-less lockdep report's
+					   list of held locks */
 	bool has_ts;
 	double last_ts;
 	unsigned long caller;		/* of the title, 0 when none */

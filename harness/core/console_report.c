@@ -281,7 +281,8 @@ static bool is_register_line(const char *t)
 static bool is_trailer(const char *t)
 {
 	return is_register_line(t) || startswith(t, "Modules linked in:") ||
-	       startswith(t, "Kernel Offset:") || startswith(t, "---[ ");
+	       startswith(t, "Kernel Offset:") || startswith(t, "---[ ") ||
+	       startswith(t, "RIP  [<") || startswith(t, " RSP <");	/* 4.x */
 }
 
 /* ------------------------------------------------------------ frames */
@@ -324,15 +325,27 @@ static size_t symbol_len(const char *s)
 /* "RIP: 0010:func+0x1/0x2" or "EIP: func+0x1/0x2". */
 static void take_rip(struct block *b, const char *t)
 {
-	const char *s;
+	const char *s, *e;
 
-	if (!startswith(t, "RIP: ") && !startswith(t, "EIP: ") &&
-	    !startswith(t, "pc : "))
+	if (startswith(t, "PC is at "))	/* arm64 before 4.15 */
+		t += strlen("PC is at ") - strlen("pc : ");
+	else if (!startswith(t, "RIP: ") && !startswith(t, "EIP: ") &&
+		 !startswith(t, "pc : "))
 		return;
 	s = t + 5;
 	if (is_xdigit(s[0]) && is_xdigit(s[1]) && is_xdigit(s[2]) &&
 	    is_xdigit(s[3]) && s[4] == ':')
 		s += 5;
+	/* 4.x: "RIP: 0010:[<ffffffff81>]  [<ffffffff81>] func+0x1/0x2" */
+	while (s[0] == '[' && s[1] == '<' && strstr(s, ">]")) {
+		s = strstr(s, ">]") + 2;
+		while (*s == ' ')
+			s++;
+	}
+	for (e = s; is_word(*e) || *e == '.' || *e == '$'; e++)
+		;
+	if (*e != '+')
+		return;	/* no "func+0x1/0x2": arm64's "lr : [<...>]" */
 	add_frame(b, s, symbol_len(s));
 }
 
@@ -345,8 +358,8 @@ static bool trace_line(struct block *b, const char *t)
 		take_rip(b, t);
 		return true;
 	}
-	if (*t != ' ' && *t != '\t')
-		return false;
+	if (*t != ' ' && *t != '\t' && !(t[0] == '[' && t[1] == '<'))
+		return false;	/* arm64 before 4.15 does not indent */
 	while (*s == ' ' || *s == '\t')
 		s++;
 	if (*s == '<') {
@@ -644,6 +657,14 @@ static bool block_fits(struct block *b, const char *t)
 	if (one_line(b->p.kind))
 		return t[0] == ' ' || t[0] == '\t' ||
 		       startswith(t, "ref_tracker: ");
+	if (b->held_list)
+		return startswith(t, " #");
+	/* lockdep's "lock held when returning to user space!" prints no
+	 * stack: it ends with its list of held locks */
+	if (b->p.kind == CONSOLE_LOCKDEP &&
+	    strstr(b->p.header, "returning to user space") &&
+	    (strstr(t, " lock held by ") || strstr(t, " locks held by ")))
+		b->held_list = true;
 	if (startswith(t, "Call Trace:") || startswith(t, "Call trace:") ||
 	    (b->p.kind == CONSOLE_KMEMLEAK && startswith(t, "  backtrace"))) {
 		b->trace = TRACE_IN;
@@ -731,7 +752,9 @@ static bool block_take(struct console *c, const struct rline *l)
 		if (foreign(b, l) || !absorbs(b, l->kind, t)) {
 			/* panic_on_warn, panic_on_oops: the report was over */
 			b->panic_next = l->kind == CONSOLE_PANIC &&
-					b->trace == TRACE_DONE;
+					(b->trace == TRACE_DONE ||
+					 (b->trace == TRACE_NONE &&
+					  !expects_marker(b)));
 			console_report_close(c, CONSOLE_END_NEXT);
 			return false;
 		}

@@ -38,13 +38,16 @@ static const char *const machinery[] = {
 	"lock_acquire*", "lock_release", "__lock_acquire", "__lock_release",
 	"lockdep_*", "print_*", "check_*", "validate_chain",
 	"register_lock_class", "lock_is_held*", "debug_check_no_locks_*",
-	"mutex_lock*", "__mutex_lock*", "mutex_unlock", "_raw_spin_*",
+	"mutex_lock*", "__mutex_lock*", "mutex_unlock*", "__mutex_unlock*",
+	"_raw_spin_*",
 	"_raw_read_*", "_raw_write_*", "do_raw_spin_*", "spin_bug",
 	"down_read*", "down_write*", "up_read", "up_write", "rwsem_*",
+	"__down_*", "__up_*",
 	/* atomic context checks and the scheduler */
 	"__might_sleep", "__might_resched", "__might_fault", "__schedule_bug",
 	"__schedule", "schedule", "schedule_*", "io_schedule*",
-	"preempt_schedule*", "debug_smp_processor_id",
+	"preempt_schedule*", "msleep*", "usleep_range*", "ssleep",
+	"debug_smp_processor_id",
 	"check_preemption_disabled", "__this_cpu_preempt_check",
 	/* allocation and freeing (kmemleak's backtrace starts there) */
 	"kmalloc*", "__kmalloc*", "kmem_cache_alloc*", "__kmem_cache_alloc*",
@@ -53,6 +56,7 @@ static const char *const machinery[] = {
 	"kmemdup*", "__alloc_pages*", "alloc_pages*", "vmalloc*", "__vmalloc*",
 	"kfree", "kvfree", "kmem_cache_free", "slab_free*", "__slab_free",
 	"bad_page", "free_page_is_bad*", "free_pages_prepare", "print_bad_pte",
+	"free_unref_page*", "__free_pages*", "_copy_to_user", "_copy_from_user",
 	"dump_header", "oom_kill_process", "out_of_memory",
 	"__alloc_pages_slowpath*", "__alloc_pages_may_oom",
 	/* refcount, list and debugobjects checks */
@@ -408,13 +412,18 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 		add_list(sb, t);
 		return;
 	case CONSOLE_BAD_PAGE:
+		add_clean(sb, h, cut_len(h, strlen("BUG: "),
+					 (const char *const[]){ " in process",
+								": ", NULL }));
+		return;
 	case CONSOLE_ATOMIC:
 		add_cut(sb, h, strlen("BUG: "));
 		return;
 	case CONSOLE_STACK:
 		if (startswith(h, "traps: "))
 			h += strlen("traps: ");
-		add_cut(sb, h, startswith(h, "PANIC: ") ? 7 : 0);
+		add_cut(sb, h, startswith(h, "PANIC: ") ? strlen("PANIC: ")
+			       : startswith(h, "BUG: ") ? strlen("BUG: ") : 0);
 		return;
 	case CONSOLE_NETDEV_LEAK:
 		strbuf_addstr(sb, "unregister_netdevice: waiting for DEV to "
@@ -429,11 +438,13 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 	add_cut(sb, h, 0);
 }
 
-/* Kinds whose title names no function: the text says it all. */
-static bool names_no_function(enum console_problem_kind kind)
+/* Titles that name no function: the text says it all (a lockdep table
+ * too small is nobody's function). */
+static bool names_no_function(enum console_problem_kind kind, const char *h)
 {
 	return kind == CONSOLE_PANIC || kind == CONSOLE_KCSAN ||
-	       kind == CONSOLE_NO_ROOT_FS || kind == CONSOLE_NETDEV_LEAK;
+	       kind == CONSOLE_NO_ROOT_FS || kind == CONSOLE_NETDEV_LEAK ||
+	       (kind == CONSOLE_LOCKDEP && startswith(h, "BUG: "));
 }
 
 /* A function the report's text names: the WARNING's location, the
@@ -457,11 +468,13 @@ static void text_function(struct title_ctx *t)
 		s = strstr(t->header, " in ");
 		break;
 	case CONSOLE_LOCKDEP:
-		/* the lock being taken, for the titles about taking one */
+		/* the lock being taken, or the one left held */
 		if (strstr(t->header, " locking ") ||
 		    strstr(t->header, "lock state") ||
 		    strstr(t->header, "lock inversion") ||
-		    strstr(t->header, "lock order"))
+		    strstr(t->header, "lock order") ||
+		    strstr(t->header, "still has locks held") ||
+		    strstr(t->header, "returning to user space"))
 			s = strstr(t->report, ", at: ");
 		break;
 	default:
@@ -492,7 +505,7 @@ char *console_title(enum console_problem_kind kind, const char *header,
 	const char *fn = NULL;
 
 	add_words(&sb, &t);
-	if (!names_no_function(kind)) {
+	if (!names_no_function(kind, t.header)) {
 		text_function(&t);
 		for (size_t i = 0; !t.fn && i < n_frames; i++)
 			if (!console_title_machinery(frames[i])) {
