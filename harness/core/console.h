@@ -62,6 +62,8 @@
  *     which goes on to its end line), or at a timestamped line when the
  *     title had none, or after a gap of more than CONSOLE_BLOCK_GAP_S
  *     seconds (not for PANIC) (CONSOLE_END_SHAPE, line excluded);
+ *   - for NETDEV_LEAK and BUSY_INODES' line, at the first line that is
+ *     neither indented nor "ref_tracker: " (CONSOLE_END_SHAPE);
  *   - at the next report, a "cut here" line, a kernel banner, firmware
  *     output or a reboot/power-off message (CONSOLE_END_NEXT);
  *   - at console_finish (CONSOLE_END_STREAM: the report was cut off).
@@ -91,6 +93,59 @@
  * CONSOLE_MAX_FRAMES.  A report without frames hashes its normalised title
  * instead.  Normalised: numbers (decimal, 0x-hex, and hex words of 8+
  * digits) become "N", so PIDs, CPUs, addresses and durations do not count.
+ *
+ * Kinds.  Lockdep and RCU-lockdep splats are LOCKDEP only when their title
+ * is one of lockdep's (kernel/locking/lockdep.c), after "WARNING: " or in
+ * 4.x's "[ INFO: ... ]"; any other "WARNING: ..." between ===== lines (a
+ * deprecation banner) is no report.  A WARNING or kernel BUG becomes
+ * ODEBUG, REFCOUNT, LIST_CORRUPTION or BUSY_INODES by its message ("ODEBUG:
+ * ", "refcount_t: ", "list_add corruption", "VFS: Busy inodes...") or its
+ * location (at lib/debugobjects.c, lib/refcount.c, lib/list_debug.c).  The
+ * "unable to handle" family (x86 "BUG: unable to handle page fault / kernel
+ * paging request / kernel NULL pointer dereference", "BUG: kernel NULL
+ * pointer dereference", arm64 "Unable to handle kernel ... at virtual
+ * address") is BUG, as is arm64's "kernel BUG at"; arm64's own die
+ * ("Internal error: Oops...") and 4.x "Unhandled fault" are OOPS; both
+ * absorb the die header after them like x86.  Panics stay PANIC whatever
+ * their reason (stack-protector, "corrupted stack end"), so the boot's
+ * verdict is PANIC; their title names the reason.  STACK is the stack guard
+ * page and double fault reports (the "Machine halted" panic after a double
+ * fault is a separate PANIC).  kmemleak: one KMEMLEAK problem per
+ * "unreferenced object" (with or without its "kmemleak: " prefix, a copy
+ * of the debugfs file without timestamps included), its block the
+ * object's lines, its frames from "backtrace:"; the "N new suspected
+ * memory leaks" line is no report (console_stats.kmemleak counts them).
+ * A title line without printk timestamp in a boot cycle whose kernel lines
+ * have one is user space's and opens no report (but root-fs messages of an
+ * initramfs and kmemleak's debugfs copy do).  Lines from another printk
+ * caller (CONFIG_PRINTK_CALLER's [T123]/[C1]) inside a report of one task
+ * or CPU are left out of it and make it corrupted (not for lockups, stalls,
+ * hung tasks and panics, which print other CPUs' backtraces).
+ *
+ * Titles (console_title.c): short and stable across runs and kernels, the
+ * kind's words and " in FUNCTION", FUNCTION being the first function that
+ * is not reporting machinery (dump_stack, __warn, report_bug, kasan_report,
+ * lock_acquire, mutex_lock, __might_resched, kmalloc, refcount_warn_saturate,
+ * __list_add_valid_or_report, debug_print_object, panic...; one table in
+ * console_title.c): the report's own location first (a WARNING's "at ...
+ * func+0x", a sanitizer's "in func+0x", for lockdep the lock's ", at:
+ * func"), else the frames.  E.g. "WARNING in foo", "KASAN: slab-use-after-free
+ * Read in foo", "possible deadlock in foo", "memory leak in foo",
+ * "BUG: unable to handle kernel NULL pointer dereference in foo",
+ * "KCSAN: data-race in f1 / f2", "kernel panic: REASON" (first sentence).
+ * Offsets, "[...]" groups are dropped and numbers made "N": no address,
+ * PID or CPU is in a title.  At most CONSOLE_TITLE_MAX bytes.
+ *
+ * Corrupted: a problem is corrupted when it ended NEXT or STREAM (cut by
+ * another report, a boot boundary or the end of the stream; except a panic
+ * that printed "Kernel Offset:" or "Rebooting in" before the machine
+ * rebooted, and a report whose trace was over when a panic_on_warn-style
+ * panic followed), or when another printk caller's lines came inside it.
+ * It is still one problem, never dropped.
+ *
+ * Lockdep off: "INFO: lockdep is turned off.", "turning off the locking
+ * correctness validator." and "Disabling lock debugging due to kernel
+ * taint" are no problems but are recorded (console_lockdep_off).
  *
  * Bounds (a guest that writes forever must not grow memory; everything
  * dropped is counted in struct console_stats):
@@ -233,7 +288,8 @@ struct console_problem {
 	unsigned long first_lineno, last_lineno;
 	size_t report_lines;	     /* lines in the block */
 	size_t report_lines_dropped; /* of which not kept (bounds) */
-	size_t report_lines_skipped; /* user-space lines inside, not counted */
+	size_t report_lines_skipped; /* user-space lines (and other callers'
+					lines) inside, not counted */
 	enum console_end end;
 	/* The report is incomplete or mixed with other output: it ended NEXT
 	 * or STREAM (cut by another report, a reboot or the end of the
