@@ -19,7 +19,9 @@ static const char *const problem_names[_CONSOLE_PROBLEM_MAX] = {
 	KIND(GPF),	   KIND(UBSAN),	      KIND(KFENCE),	 KIND(KASAN),
 	KIND(SOFT_LOCKUP), KIND(HARD_LOCKUP), KIND(HUNG_TASK),	 KIND(RCU_STALL),
 	KIND(NO_ROOT_FS),  KIND(LOCKDEP),     KIND(KCSAN),	 KIND(KMSAN),
-	KIND(OOM),
+	KIND(OOM),	   KIND(KMEMLEAK),    KIND(ODEBUG),	 KIND(REFCOUNT),
+	KIND(LIST_CORRUPTION), KIND(BAD_PAGE), KIND(ATOMIC),	 KIND(STACK),
+	KIND(NETDEV_LEAK), KIND(BUSY_INODES),
 };
 
 static const char *const milestone_names[_CONSOLE_MS_MAX] = {
@@ -172,13 +174,16 @@ static size_t parse_digits(const char *s, size_t max, uint64_t *ret)
 	return n;
 }
 
-/* Length of the "<N>[  1.234567][ T1] " prefix, 0 if none; *ret_ts. */
-static size_t parse_timestamp(const char *s, double *ret_ts)
+/* Length of the "<N>[  1.234567][ T1] " prefix, 0 if none; *ret_ts, and
+ * *ret_caller: the caller id (T<n> even, C<n> odd, plus one), 0 if none. */
+static size_t parse_timestamp(const char *s, double *ret_ts,
+			      unsigned long *ret_caller)
 {
 	size_t i = 0, n, nf;
 	uint64_t sec, frac, scale = 1;
 
 	*ret_ts = -1;
+	*ret_caller = 0;
 	if (s[0] == '<') {
 		n = 1;
 		while (n <= 4 && is_digit(s[n]))
@@ -210,11 +215,15 @@ static size_t parse_timestamp(const char *s, double *ret_ts)
 		while (s[j] == ' ')
 			j++;
 		if ((s[j] == 'T' || s[j] == 'C') && is_digit(s[j + 1])) {
+			unsigned long cpu = s[j] == 'C';
+			uint64_t id;
+
 			j++;
-			while (is_digit(s[j]))
-				j++;
-			if (s[j] == ']')
+			j += parse_digits(s + j, 9, &id);
+			if (s[j] == ']') {
 				i = j + 1;
+				*ret_caller = (unsigned long)id * 2 + cpu + 1;
+			}
 		}
 	}
 	if (s[i] == ' ')
@@ -329,7 +338,7 @@ static size_t midline_timestamp(const char *s, size_t len)
 }
 
 static void process_line(struct console *c, const char *text, size_t len,
-			 double ts, bool truncated)
+			 double ts, unsigned long caller, bool truncated)
 {
 	struct console_line line = {
 		.text = text,
@@ -363,7 +372,7 @@ static void process_line(struct console *c, const char *text, size_t len,
 		   m == CONSOLE_MS_POWER_OFF || m == CONSOLE_MS_HALT ||
 		   m == CONSOLE_MS_REBOOT;
 
-	console_report_line(c, text, len, ts, boundary);
+	console_report_line(c, text, len, ts, caller, boundary);
 
 	if (m != NONE && !(c->cycle & (1u << m)))
 		milestone_emit(c, m, text, ts);
@@ -378,6 +387,7 @@ static void end_line(struct console *c)
 	char *s;
 	size_t len, off, mid;
 	double ts;
+	unsigned long caller;
 	bool truncated;
 
 	clean_line(c);
@@ -392,19 +402,19 @@ static void end_line(struct console *c)
 	c->stats.lines++;
 	if (truncated)
 		c->stats.lines_truncated++;
-	off = parse_timestamp(s, &ts);
+	off = parse_timestamp(s, &ts, &caller);
 	if (!off && (mid = midline_timestamp(s, len))) {
 		char save = s[mid];
 
 		c->stats.lines_split++;
 		s[mid] = '\0';
-		process_line(c, s, mid, -1, false);
+		process_line(c, s, mid, -1, 0, false);
 		s[mid] = save;
 		s += mid;
 		len -= mid;
-		off = parse_timestamp(s, &ts);
+		off = parse_timestamp(s, &ts, &caller);
 	}
-	process_line(c, s + off, len - off, ts, truncated);
+	process_line(c, s + off, len - off, ts, caller, truncated);
 }
 
 static void add_byte(struct console *c, unsigned char ch)
@@ -582,6 +592,15 @@ const struct console_problem *console_problem(const struct console *c,
 					      size_t i)
 {
 	return i < c->n_problems ? &c->problems[i] : NULL;
+}
+
+bool console_lockdep_off(const struct console *c, unsigned long *ret_lineno)
+{
+	if (!c || !c->lockdep_off)
+		return false;
+	if (ret_lineno)
+		*ret_lineno = c->lockdep_off_lineno;
+	return true;
 }
 
 bool console_in_report(const struct console *c)

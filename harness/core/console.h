@@ -62,6 +62,8 @@
  *     which goes on to its end line), or at a timestamped line when the
  *     title had none, or after a gap of more than CONSOLE_BLOCK_GAP_S
  *     seconds (not for PANIC) (CONSOLE_END_SHAPE, line excluded);
+ *   - for NETDEV_LEAK and BUSY_INODES' line, at the first line that is
+ *     neither indented nor "ref_tracker: " (CONSOLE_END_SHAPE);
  *   - at the next report, a "cut here" line, a kernel banner, firmware
  *     output or a reboot/power-off message (CONSOLE_END_NEXT);
  *   - at console_finish (CONSOLE_END_STREAM: the report was cut off).
@@ -91,6 +93,59 @@
  * CONSOLE_MAX_FRAMES.  A report without frames hashes its normalised title
  * instead.  Normalised: numbers (decimal, 0x-hex, and hex words of 8+
  * digits) become "N", so PIDs, CPUs, addresses and durations do not count.
+ *
+ * Kinds.  Lockdep and RCU-lockdep splats are LOCKDEP only when their title
+ * is one of lockdep's (kernel/locking/lockdep.c), after "WARNING: " or in
+ * 4.x's "[ INFO: ... ]"; any other "WARNING: ..." between ===== lines (a
+ * deprecation banner) is no report.  A WARNING or kernel BUG becomes
+ * ODEBUG, REFCOUNT, LIST_CORRUPTION or BUSY_INODES by its message ("ODEBUG:
+ * ", "refcount_t: ", "list_add corruption", "VFS: Busy inodes...") or its
+ * location (at lib/debugobjects.c, lib/refcount.c, lib/list_debug.c).  The
+ * "unable to handle" family (x86 "BUG: unable to handle page fault / kernel
+ * paging request / kernel NULL pointer dereference", "BUG: kernel NULL
+ * pointer dereference", arm64 "Unable to handle kernel ... at virtual
+ * address") is BUG, as is arm64's "kernel BUG at"; arm64's own die
+ * ("Internal error: Oops...") and 4.x "Unhandled fault" are OOPS; both
+ * absorb the die header after them like x86.  Panics stay PANIC whatever
+ * their reason (stack-protector, "corrupted stack end"), so the boot's
+ * verdict is PANIC; their title names the reason.  STACK is the stack guard
+ * page and double fault reports (the "Machine halted" panic after a double
+ * fault is a separate PANIC).  kmemleak: one KMEMLEAK problem per
+ * "unreferenced object" (with or without its "kmemleak: " prefix, a copy
+ * of the debugfs file without timestamps included), its block the
+ * object's lines, its frames from "backtrace:"; the "N new suspected
+ * memory leaks" line is no report (console_stats.kmemleak counts them).
+ * A title line without printk timestamp in a boot cycle whose kernel lines
+ * have one is user space's and opens no report (but root-fs messages of an
+ * initramfs and kmemleak's debugfs copy do).  Lines from another printk
+ * caller (CONFIG_PRINTK_CALLER's [T123]/[C1]) inside a report of one task
+ * or CPU are left out of it and make it corrupted (not for lockups, stalls,
+ * hung tasks and panics, which print other CPUs' backtraces).
+ *
+ * Titles (console_title.c): short and stable across runs and kernels, the
+ * kind's words and " in FUNCTION", FUNCTION being the first function that
+ * is not reporting machinery (dump_stack, __warn, report_bug, kasan_report,
+ * lock_acquire, mutex_lock, __might_resched, kmalloc, refcount_warn_saturate,
+ * __list_add_valid_or_report, debug_print_object, panic...; one table in
+ * console_title.c): the report's own location first (a WARNING's "at ...
+ * func+0x", a sanitizer's "in func+0x", for lockdep the lock's ", at:
+ * func"), else the frames.  E.g. "WARNING in foo", "KASAN: slab-use-after-free
+ * Read in foo", "possible deadlock in foo", "memory leak in foo",
+ * "BUG: unable to handle kernel NULL pointer dereference in foo",
+ * "KCSAN: data-race in f1 / f2", "kernel panic: REASON" (first sentence).
+ * Offsets, "[...]" groups are dropped and numbers made "N": no address,
+ * PID or CPU is in a title.  At most CONSOLE_TITLE_MAX bytes.
+ *
+ * Corrupted: a problem is corrupted when it ended NEXT or STREAM (cut by
+ * another report, a boot boundary or the end of the stream; except a panic
+ * that printed "Kernel Offset:" or "Rebooting in" before the machine
+ * rebooted, and a report whose trace was over when a panic_on_warn-style
+ * panic followed), or when another printk caller's lines came inside it.
+ * It is still one problem, never dropped.
+ *
+ * Lockdep off: "INFO: lockdep is turned off.", "turning off the locking
+ * correctness validator." and "Disabling lock debugging due to kernel
+ * taint" are no problems but are recorded (console_lockdep_off).
  *
  * Bounds (a guest that writes forever must not grow memory; everything
  * dropped is counted in struct console_stats):
@@ -155,11 +210,34 @@ enum console_problem_kind {
 				mount root / No filesystem could mount root /
 				initramfs "Gave up waiting for root" / "ALERT!
 				... does not exist" */
-	CONSOLE_LOCKDEP,     /* "WARNING: <not CPU:/at>" right after a =====
-				line: lockdep and RCU-lockdep splats */
+	CONSOLE_LOCKDEP,     /* lockdep and RCU-lockdep splats: a lockdep
+				title right after a ===== line ("WARNING:
+				possible circular locking dependency
+				detected", 4.x "[ INFO: ... ]"), "INFO:
+				trying to register non-static key.",
+				"BUG: MAX_LOCKDEP_... too low!" */
 	CONSOLE_KCSAN,	     /* BUG: KCSAN: ... */
 	CONSOLE_KMSAN,	     /* BUG: KMSAN: ... */
 	CONSOLE_OOM,	     /* ... invoked oom-killer: */
+	CONSOLE_KMEMLEAK,    /* [kmemleak: ]unreferenced object 0x... (size
+				N): one problem per object */
+	CONSOLE_ODEBUG,	     /* a WARNING whose message is "ODEBUG: ..." */
+	CONSOLE_REFCOUNT,    /* a WARNING whose message is "refcount_t: ..."
+				(or at lib/refcount.c) */
+	CONSOLE_LIST_CORRUPTION, /* "list_add corruption." / "list_del
+				corruption," WARNING, or kernel BUG / WARNING
+				at lib/list_debug.c */
+	CONSOLE_BAD_PAGE,    /* BUG: Bad page state / Bad page map / Bad
+				page cache in process ... */
+	CONSOLE_ATOMIC,	     /* BUG: sleeping function called from invalid
+				context / scheduling while atomic / using
+				smp_processor_id() in preemptible ... */
+	CONSOLE_STACK,	     /* BUG: ... stack guard page was hit, kernel
+				stack overflow, PANIC: double fault */
+	CONSOLE_NETDEV_LEAK, /* unregister_netdevice: waiting for DEV to
+				become free */
+	CONSOLE_BUSY_INODES, /* VFS: Busy inodes after unmount (a WARNING
+				message in 6.x, a line of its own before) */
 	_CONSOLE_PROBLEM_MAX,
 };
 
@@ -198,7 +276,8 @@ struct console_milestone_event {
 
 struct console_problem {
 	enum console_problem_kind kind;
-	const char *title;  /* the report's first line after any cut here */
+	const char *header; /* the report's first line after any cut here */
+	const char *title;  /* short and stable: see "Titles" above */
 	const char *reason; /* PANIC: text after "not syncing: "; else NULL */
 	unsigned long lineno; /* of the title */
 	double timestamp;     /* of the title, -1 when none */
@@ -209,8 +288,15 @@ struct console_problem {
 	unsigned long first_lineno, last_lineno;
 	size_t report_lines;	     /* lines in the block */
 	size_t report_lines_dropped; /* of which not kept (bounds) */
-	size_t report_lines_skipped; /* user-space lines inside, not counted */
+	size_t report_lines_skipped; /* user-space lines (and other callers'
+					lines) inside, not counted */
 	enum console_end end;
+	/* The report is incomplete or mixed with other output: it ended NEXT
+	 * or STREAM (cut by another report, a reboot or the end of the
+	 * stream), or lines of another printk caller ([T123]/[C1]) came
+	 * inside it (two CPUs printing at once; those lines are left out
+	 * and counted in report_lines_skipped). */
+	bool corrupted;
 	const char *frames[CONSOLE_MAX_FRAMES];
 	size_t n_frames;
 	char signature[17];
@@ -240,6 +326,8 @@ struct console_stats {
 	unsigned long problems;	       /* problems reported */
 	unsigned long problems_dropped; /* beyond CONSOLE_MAX_PROBLEMS */
 	unsigned long boots;	       /* boot cycles seen (banners/firmware) */
+	unsigned long kmemleak;	       /* KMEMLEAK problems reported (one per
+					  unreferenced object) */
 };
 
 struct console;
@@ -282,6 +370,14 @@ size_t console_n_problems(const struct console *c);
 /* NULL when i is out of range. */
 const struct console_problem *console_problem(const struct console *c,
 					      size_t i);
+/*
+ * Did lockdep turn itself off ("INFO: lockdep is turned off.", "turning
+ * off the locking correctness validator.", "Disabling lock debugging due
+ * to kernel taint")?  Then later silence about locking is not a clean
+ * bill.  *ret_lineno (may be NULL) gets the first such line's number,
+ * written only when true.
+ */
+bool console_lockdep_off(const struct console *c, unsigned long *ret_lineno);
 /* Is a report still open (only before console_finish)? */
 bool console_in_report(const struct console *c);
 void console_get_stats(const struct console *c, struct console_stats *ret);

@@ -54,8 +54,15 @@ struct block {
 	enum trace_state trace;
 	bool frames_done;		/* the first call trace is over */
 	bool in_irq;			/* inside <IRQ>, <NMI>... */
+	bool panic_tail;		/* PANIC: "Kernel Offset:" or
+					   "Rebooting in" seen */
+	bool panic_next;		/* ended, its trace complete, by a
+					   panic (panic_on_warn...) */
+	bool held_list;			/* in a trace-less lockdep report's
+					   list of held locks */
 	bool has_ts;
 	double last_ts;
+	unsigned long caller;		/* of the title, 0 when none */
 	size_t skipped;			/* since the last line taken */
 };
 
@@ -104,6 +111,8 @@ struct console {
 	struct opener prev;
 	struct console_problem problems[CONSOLE_MAX_PROBLEMS];
 	size_t n_problems;
+	bool lockdep_off;
+	unsigned long lockdep_off_lineno;
 
 	struct console_stats stats;
 };
@@ -171,14 +180,32 @@ static inline int prefix_match(const struct prefix_rule *rules, size_t n,
 
 /*
  * One cleaned line (without its timestamp, ts -1 when none) at c->lineno.
- * boundary: the line is a boot boundary (firmware, a kernel banner, a
- * power-off, halt or reboot message), which ends any open report.
+ * caller: its printk caller id ("[T123]"/"[C1]" made a number), 0 when
+ * none.  boundary: the line is a boot boundary (firmware, a kernel banner,
+ * a power-off, halt or reboot message), which ends any open report.
  */
 void console_report_line(struct console *c, const char *t, size_t len,
-			 double ts, bool boundary);
+			 double ts, unsigned long caller, bool boundary);
 /* Close the open report, if any, as end; deliver and keep it. */
 void console_report_close(struct console *c, enum console_end end);
 /* Free what a problem's fields point to (the struct itself is not). */
 void console_report_release(struct console_problem *p);
+/* Append t to sb with numbers made "N": decimal, 0x-hex, and hex words
+ * of 8+ digits (the signature's normalisation). */
+void console_normalise(struct strbuf *sb, const char *t);
+
+/* console_title.c */
+
+/*
+ * The short title of a problem (see console.h, "Titles"): a pure function
+ * of its kind, header (first line), block (lines, each ended by '\n') and
+ * frames.  Returns a malloc'd string of at most CONSOLE_TITLE_MAX bytes.
+ */
+char *console_title(enum console_problem_kind kind, const char *header,
+		    const char *report, const char *const *frames,
+		    size_t n_frames);
+/* Is name reporting machinery (dump_stack, __warn, kasan_report...), not
+ * the function a title should name? */
+bool console_title_machinery(const char *name);
 
 #endif

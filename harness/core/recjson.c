@@ -36,6 +36,9 @@ json_object *recjson_problem(const struct console_problem *p,
 	}
 	recjson_add_str(o, "kind", console_problem_kind_name(p->kind));
 	recjson_add_str(o, "title", p->title);
+	recjson_add_str(o, "header", p->header);
+	json_object_object_add(o, "corrupted",
+			       json_object_new_boolean(p->corrupted));
 	recjson_add_str(o, "reason", p->reason);
 	json_object_object_add(o, "line", json_object_new_int64((int64_t)p->lineno));
 	json_object_object_add(o, "timestamp", num_or_null(p->timestamp));

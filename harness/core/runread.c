@@ -298,7 +298,7 @@ static int object_of(struct vc *v, json_object *o, const char *key,
 static int check_problem(struct vc *v, json_object *p)
 {
 	static const char *const strs[] = { "reason", "signature", "report",
-					    "end", NULL };
+					    "end", "header", NULL };
 	static const char *const nums[] = { "line", "timestamp", "first_line",
 					    "last_line", NULL };
 	json_object *m;
@@ -308,7 +308,8 @@ static int check_problem(struct vc *v, json_object *p)
 	    (r = member(v, p, "title", T_STR, true, &m)) < 0 ||
 	    (r = members(v, p, T_STR | T_NULL, strs)) < 0 ||
 	    (r = members(v, p, T_NUM | T_NULL, nums)) < 0 ||
-	    (r = member(v, p, "allowed", T_BOOL, false, &m)) < 0)
+	    (r = member(v, p, "allowed", T_BOOL, false, &m)) < 0 ||
+	    (r = member(v, p, "corrupted", T_BOOL, false, &m)) < 0)
 		return r;
 	return array_of(v, p, "frames", false, NULL);
 }

@@ -84,8 +84,12 @@ static void check_problem(const struct console_problem *p)
 {
 	FUZZ_CHECK((unsigned)p->kind < _CONSOLE_PROBLEM_MAX);
 	FUZZ_CHECK((unsigned)p->end < _CONSOLE_END_MAX);
-	FUZZ_CHECK(p->title && strlen(p->title) <= CONSOLE_TITLE_MAX);
+	FUZZ_CHECK(p->header && strlen(p->header) <= CONSOLE_TITLE_MAX);
+	FUZZ_CHECK(fuzz_utf8_valid(p->header, strlen(p->header)));
+	FUZZ_CHECK(p->title && *p->title &&
+		   strlen(p->title) <= CONSOLE_TITLE_MAX);
 	FUZZ_CHECK(fuzz_utf8_valid(p->title, strlen(p->title)));
+	FUZZ_CHECK(!strchr(p->title, '\n'));
 	FUZZ_CHECK((p->kind == CONSOLE_PANIC) == (p->reason != NULL));
 	if (p->reason)
 		FUZZ_CHECK(strlen(p->reason) <= CONSOLE_TITLE_MAX);
@@ -119,7 +123,9 @@ static void on_problem(const struct console_problem *p, void *ud)
 	fuzz_hash(&r->hash, &p->lineno, sizeof(p->lineno));
 	fuzz_hash(&r->hash, &p->first_lineno, sizeof(p->first_lineno));
 	fuzz_hash(&r->hash, &p->last_lineno, sizeof(p->last_lineno));
+	fuzz_hash_str(&r->hash, p->header);
 	fuzz_hash_str(&r->hash, p->title);
+	fuzz_hash(&r->hash, &p->corrupted, sizeof(p->corrupted));
 	fuzz_hash_str(&r->hash, p->reason);
 	fuzz_hash(&r->hash, p->report, p->report_len);
 	fuzz_hash_str(&r->hash, p->signature);
@@ -138,7 +144,7 @@ static void check_verdict_input(const struct bootlog *b)
 	FUZZ_CHECK(in.n_problems == console_n_problems(c));
 	for (size_t i = 0; i < in.n_problems; i++)
 		FUZZ_CHECK(in.problems[i].kind &&
-			   in.problems[i].title == console_problem(c, i)->title);
+			   in.problems[i].title == console_problem(c, i)->header);
 	FUZZ_CHECK(in.banner == !!console_banner(c));
 	FUZZ_CHECK(!in.last_milestone == !console_last_milestone(c));
 	FUZZ_CHECK((ctx.end == BOOT_END_STOPPED) ==

@@ -45,6 +45,11 @@ for log in tests/data/console/*.log tests/data/boot/*.log; do
 		i=$((i + 1))
 	done
 done
+# Excerpts of every report class (tests/data/console/excerpts/), whole.
+for log in tests/data/console/excerpts/*.log; do
+	prefixed $(((i * 53) % 256)) "$log" "$C/console/excerpt-$(basename "$log" .log)"
+	i=$((i + 1))
+done
 # Hostile streams, written here: escape sequences of every kind, NUL bytes
 # and invalid UTF-8, fake KTAP from printk lines, a kernel message cut into
 # a user line, a report with no end, a plan that never completes.

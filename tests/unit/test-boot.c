@@ -461,7 +461,7 @@ static void test_kgdbts_run(void **state)
 		json_object *e = json_object_array_get_idx(p, i);
 
 		assert_string_equal(jsonx_text(e, "kind"), "WARNING");
-		assert_non_null(strstr(jsonx_text(e, "title"), "drivers/misc/kgdbts.c"));
+		assert_non_null(strstr(jsonx_text(e, "header"), "drivers/misc/kgdbts.c"));
 	}
 	assert_non_null(strstr(jsonx_text(o.record, "reason"), "kgdbts.c:329"));
 	json_object_put(o.record);

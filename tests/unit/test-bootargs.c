@@ -73,7 +73,9 @@ static void test_allow(void **state)
 	       "--allow warnings: unknown problem kind 'warnings' (known: "
 	       "warn, all, OOPS, BUG, WARNING, GPF, UBSAN, KFENCE, KASAN, "
 	       "SOFT_LOCKUP, HARD_LOCKUP, HUNG_TASK, RCU_STALL, NO_ROOT_FS, "
-	       "LOCKDEP, KCSAN, KMSAN, OOM; any case)");
+	       "LOCKDEP, KCSAN, KMSAN, OOM, KMEMLEAK, ODEBUG, REFCOUNT, "
+	       "LIST_CORRUPTION, BAD_PAGE, ATOMIC, STACK, NETDEV_LEAK, "
+	       "BUSY_INODES; any case)");
 	EXPECT(bootargs_check_allow("warn,", &err),
 	       "--allow warn,: an empty name");
 	EXPECT(bootargs_check_allow("", &err), "--allow : an empty name");

@@ -62,7 +62,8 @@ static void dump_problem(struct strbuf *sb, const struct console_problem *p,
 		strbuf_addf(sb, ", %zu dropped", p->report_lines_dropped);
 	if (p->report_lines_skipped)
 		strbuf_addf(sb, ", %zu skipped", p->report_lines_skipped);
-	strbuf_addf(sb, ")\n  title \"%s\"\n", p->title);
+	strbuf_addf(sb, ")%s\n  header \"%s\"\n  title \"%s\"\n",
+		    p->corrupted ? " corrupted" : "", p->header, p->title);
 	if (p->reason)
 		strbuf_addf(sb, "  reason \"%s\"\n", p->reason);
 	strbuf_addstr(sb, "  frames");
@@ -581,7 +582,7 @@ static void test_problem_kinds(void **state)
 		{ "BUG: kernel NULL pointer dereference, address: 0000000000000000",
 		  CONSOLE_BUG },
 		{ "kernel BUG at drivers/misc/lkdtm/bugs.c:87!", CONSOLE_BUG },
-		{ "BUG: scheduling while atomic: sh/1/0x00000002", CONSOLE_BUG },
+		{ "BUG: scheduling while atomic: sh/1/0x00000002", CONSOLE_ATOMIC },
 		{ "WARNING: CPU: 1 PID: 64 at drivers/misc/lkdtm/bugs.c:300 lkdtm_WARNING+0x12/0x20",
 		  CONSOLE_WARNING },
 		{ "WARNING: at kernel/foo.c:12 foo+0x1/0x2", CONSOLE_WARNING },
@@ -638,10 +639,15 @@ static void test_problem_kinds(void **state)
 			fail_msg("%s: got %s, want %s", cases[i].line,
 				 console_problem_kind_name(p->kind),
 				 console_problem_kind_name(cases[i].kind));
-		assert_string_equal(p->title, cases[i].line);
+		assert_string_equal(p->header, cases[i].line);
 		assert_int_equal(p->lineno, 2);
 		assert_true(p->timestamp == 5.1);
-		assert_int_equal(p->end, CONSOLE_END_STREAM);
+		/* a root fs message is all there is: not cut off */
+		assert_int_equal(p->end, cases[i].kind == CONSOLE_NO_ROOT_FS
+						 ? CONSOLE_END_SHAPE
+						 : CONSOLE_END_STREAM);
+		assert_int_equal(p->corrupted,
+				 cases[i].kind != CONSOLE_NO_ROOT_FS);
 		assert_int_equal(strlen(p->signature), 16);
 		assert_int_equal(p->reason != NULL, p->kind == CONSOLE_PANIC);
 	}
@@ -708,7 +714,9 @@ static void test_warning_block(void **state)
 	};
 
 	assert_int_equal(p->kind, CONSOLE_WARNING);
-	assert_string_equal(p->title, "WARNING: CPU: 1 PID: 64 at drivers/misc/lkdtm/bugs.c:300 lkdtm_WARNING+0x12/0x20");
+	assert_string_equal(p->header, "WARNING: CPU: 1 PID: 64 at drivers/misc/lkdtm/bugs.c:300 lkdtm_WARNING+0x12/0x20");
+	assert_string_equal(p->title, "WARNING in lkdtm_WARNING");
+	assert_false(p->corrupted);
 	assert_int_equal(p->lineno, 3);
 	assert_int_equal(p->first_lineno, 2);
 	assert_int_equal(p->last_lineno, 27);
@@ -745,7 +753,8 @@ static void test_warn_message_in_block(void **state)
 
 	assert_int_equal(console_n_problems(c), 2);
 	p = console_problem(c, 0);
-	assert_int_equal(p->kind, CONSOLE_WARNING);
+	assert_int_equal(p->kind, CONSOLE_LIST_CORRUPTION);
+	assert_string_equal(p->title, "list_add corruption");
 	assert_int_equal(p->first_lineno, 1);
 	assert_int_equal(p->lineno, 4);
 	assert_int_equal(p->last_lineno, 5);
@@ -822,7 +831,8 @@ static void test_signature_stable(void **state)
 	assert_null(strstr(copy, "[   12.030000]"));
 	assert_null(strstr(copy, "PID: 64 "));
 	assert_null(strstr(copy, "+0x12/0x20"));
-	assert_string_not_equal(pa->title, pb->title);
+	assert_string_not_equal(pa->header, pb->header);
+	assert_string_equal(pa->title, pb->title);
 	assert_string_equal(pa->signature, pb->signature);
 	assert_true(pb->timestamp != pa->timestamp);
 }
@@ -890,7 +900,7 @@ static void test_bug_oops_panic(void **state)
 		assert_int_equal(console_n_problems(c), 2);
 		p = console_problem(c, 0);
 		assert_int_equal(p->kind, CONSOLE_BUG);
-		assert_string_equal(p->title, "kernel BUG at drivers/misc/lkdtm/bugs.c:87!");
+		assert_string_equal(p->header, "kernel BUG at drivers/misc/lkdtm/bugs.c:87!");
 		assert_int_equal(p->first_lineno, 1);
 		assert_int_equal(p->last_lineno, 12);
 		assert_int_equal(p->end, CONSOLE_END_MARKER);
@@ -1264,6 +1274,7 @@ static void test_report_bounds(void **state)
 	assert_int_equal(p->report_lines, 11);
 	assert_true(p->report_len <= CONSOLE_REPORT_MAX_BYTES);
 	assert_int_equal(p->report_lines_dropped, 11 - 4);
+	assert_true(strlen(p->header) <= CONSOLE_TITLE_MAX);
 	assert_true(strlen(p->title) <= CONSOLE_TITLE_MAX);
 }
 
@@ -1316,6 +1327,7 @@ static void test_endless_report(void **state)
 	assert_int_equal(st.lines_truncated, 1);
 	assert_int_equal(console_problem(c, 0)->report_lines, 20001);
 	assert_true(console_problem(c, 0)->report_len <= CONSOLE_REPORT_MAX_BYTES);
+	assert_true(strlen(console_problem(c, 0)->header) <= CONSOLE_TITLE_MAX);
 	assert_true(strlen(console_problem(c, 0)->title) <= CONSOLE_TITLE_MAX);
 	assert_true(strlen(console_problem(c, 0)->reason) <= CONSOLE_TITLE_MAX);
 	assert_int_equal(console_problem(c, 0)->end, CONSOLE_END_STREAM);
@@ -1573,7 +1585,7 @@ static void test_golden_block_invariants(void **state)
 				fail_msg("%s: problem %zu (line %lu): report is not lines %lu-%lu",
 					 logs[i], k, p->lineno,
 					 p->first_lineno, p->last_lineno);
-			assert_non_null(strstr(p->report, p->title));
+			assert_non_null(strstr(p->report, p->header));
 			prev_last = p->last_lineno;
 		}
 		for (size_t k = 0; k < ps.n; k++)
@@ -1687,6 +1699,153 @@ static int dump_files(int argc, char **argv)
 	return 0;
 }
 
+/* ------------------------------------------------------------ excerpts */
+
+#define EXCERPT_DIR CONSOLE_DIR "/excerpts"
+
+static void read_excerpt(const char *file, struct strbuf *sb)
+{
+	_cleanup_free_ char *path = NULL;
+
+	assert_true(asprintf(&path, "%s/%s", EXCERPT_DIR, file) > 0);
+	if (strbuf_read_file(sb, path, 1 << 20) < 0)
+		fail_msg("cannot read %s", path);
+}
+
+/* Each excerpt of tests/data/console/excerpts/ (see its README): its first
+ * problem's kind, title, block, corrupted flag, and how many problems. */
+static void test_excerpts(void **state)
+{
+	static const struct {
+		const char *file;
+		enum console_problem_kind kind;
+		const char *title;
+		unsigned long first, last;
+		bool corrupted;
+		size_t n;
+	} cases[] = {
+		{ "lockdep-circular.log", CONSOLE_LOCKDEP, "possible deadlock in demo_take_b", 3, 62, false, 1 },
+		{ "lockdep-circular-4.9.log", CONSOLE_LOCKDEP, "possible deadlock in demo_take_b", 3, 28, false, 1 },
+		{ "lockdep-recursive.log", CONSOLE_LOCKDEP, "possible recursive locking in foo_reset", 3, 47, false, 1 },
+		{ "lockdep-inconsistent.log", CONSOLE_LOCKDEP, "inconsistent lock state in bar_timer_fn", 3, 45, false, 1 },
+		{ "lockdep-bad-unlock.log", CONSOLE_LOCKDEP, "bad unlock balance in demo_release", 3, 28, false, 1 },
+		{ "lockdep-held-lock-freed.log", CONSOLE_LOCKDEP, "held lock freed in obj_destroy", 3, 25, false, 1 },
+		{ "lockdep-exit-locks-held.log", CONSOLE_LOCKDEP, "still has locks held in demo_thread", 3, 21, false, 1 },
+		{ "lockdep-return-to-user.log", CONSOLE_LOCKDEP, "lock held when returning to user space in demo_write", 3, 9, false, 1 },
+		{ "lockdep-suspicious-rcu.log", CONSOLE_LOCKDEP, "suspicious RCU usage in dev_get_by_foo", 3, 28, false, 1 },
+		{ "lockdep-suspicious-rcu-4.9.log", CONSOLE_LOCKDEP, "suspicious RCU usage in dev_get_by_foo", 3, 21, false, 1 },
+		{ "lockdep-non-static-key.log", CONSOLE_LOCKDEP, "trying to register non-static key in baz_notify", 2, 20, false, 1 },
+		{ "lockdep-max-keys.log", CONSOLE_LOCKDEP, "BUG: MAX_LOCKDEP_KEYS too low", 2, 15, false, 1 },
+		{ "kmemleak.log", CONSOLE_KMEMLEAK, "memory leak in leaky_init", 2, 15, false, 2 },
+		{ "kmemleak-debugfs-4.9.log", CONSOLE_KMEMLEAK, "memory leak in leaky_probe", 2, 11, false, 1 },
+		{ "kcsan.log", CONSOLE_KCSAN, "KCSAN: data-race in test_kernel_read / test_kernel_write", 2, 22, false, 1 },
+		{ "kmsan-uninit.log", CONSOLE_KMSAN, "KMSAN: uninit-value in test_uninit_kmalloc", 2, 15, false, 1 },
+		{ "kmsan-infoleak.log", CONSOLE_KMSAN, "KMSAN: kernel-infoleak in foo_ioctl", 2, 18, false, 1 },
+		{ "kasan.log", CONSOLE_KASAN, "KASAN: slab-use-after-free Read in foo_ioctl", 2, 31, false, 1 },
+		{ "odebug.log", CONSOLE_ODEBUG, "ODEBUG: free active timer_list in demo_exit", 2, 28, false, 1 },
+		{ "odebug-4.9.log", CONSOLE_ODEBUG, "ODEBUG: free active timer_list in demo_exit", 2, 17, false, 1 },
+		{ "refcount-underflow.log", CONSOLE_REFCOUNT, "refcount bug in obj_put", 2, 27, false, 1 },
+		{ "refcount-4.14.log", CONSOLE_REFCOUNT, "refcount bug in obj_put", 2, 16, false, 1 },
+		{ "list-del.log", CONSOLE_LIST_CORRUPTION, "list_del corruption in item_remove", 2, 27, false, 1 },
+		{ "list-add-bug.log", CONSOLE_LIST_CORRUPTION, "list_add corruption in item_add", 3, 28, false, 1 },
+		{ "bad-page-state.log", CONSOLE_BAD_PAGE, "BUG: Bad page state in demo_release_pages", 2, 23, false, 1 },
+		{ "bad-page-map.log", CONSOLE_BAD_PAGE, "BUG: Bad page map in zap_pte_range", 2, 17, false, 1 },
+		{ "sleeping-in-atomic.log", CONSOLE_ATOMIC, "BUG: sleeping function called from invalid context in demo_ioctl", 2, 21, false, 1 },
+		{ "scheduling-while-atomic.log", CONSOLE_ATOMIC, "BUG: scheduling while atomic in demo_ioctl", 2, 22, false, 1 },
+		{ "smp-processor-id.log", CONSOLE_ATOMIC, "BUG: using smp_processor_id() in preemptible code in demo_stat", 2, 15, false, 1 },
+		{ "stack-guard-page.log", CONSOLE_STACK, "BUG: TASK stack guard page was hit in recurse_deep", 2, 28, false, 2 },
+		{ "stack-overflow-4.14.log", CONSOLE_STACK, "BUG: stack guard page was hit in recurse_deep", 2, 18, false, 1 },
+		{ "double-fault.log", CONSOLE_STACK, "PANIC: double fault in bad_switch", 2, 25, false, 2 },
+		{ "double-fault-i386-4.9.log", CONSOLE_STACK, "PANIC: double fault", 2, 6, true, 1 },
+		{ "stack-end-corrupted.log", CONSOLE_PANIC, "kernel panic: corrupted stack end detected inside scheduler", 2, 17, false, 1 },
+		{ "stack-protector-4.9.log", CONSOLE_PANIC, "kernel panic: stack-protector: Kernel stack is corrupted in: N", 2, 11, false, 1 },
+		{ "task-cant-die.log", CONSOLE_HUNG_TASK, "INFO: task can't die in demo_spin", 2, 13, false, 1 },
+		{ "netdev-leak.log", CONSOLE_NETDEV_LEAK, "unregister_netdevice: waiting for DEV to become free", 2, 6, false, 1 },
+		{ "busy-inodes.log", CONSOLE_BUSY_INODES, "VFS: Busy inodes after unmount in generic_shutdown_super", 2, 27, false, 1 },
+		{ "busy-inodes-old.log", CONSOLE_BUSY_INODES, "VFS: Busy inodes after unmount", 2, 2, false, 1 },
+		{ "arm64-paging-request.log", CONSOLE_BUG, "BUG: unable to handle kernel paging request in demo_read", 2, 33, false, 1 },
+		{ "arm64-null-deref.log", CONSOLE_BUG, "BUG: unable to handle kernel NULL pointer dereference in demo_read", 2, 33, false, 1 },
+		{ "arm64-kernel-bug.log", CONSOLE_BUG, "kernel BUG in lkdtm_BUG", 2, 24, false, 1 },
+		{ "arm64-undefined.log", CONSOLE_OOPS, "Oops in demo_exec", 2, 21, false, 1 },
+		{ "arm64-unhandled-fault-4.14.log", CONSOLE_OOPS, "Unhandled fault in demo_mmio_read", 2, 17, false, 1 },
+		{ "x86-page-fault.log", CONSOLE_BUG, "BUG: unable to handle kernel paging request in demo_write", 2, 28, false, 1 },
+		{ "x86-paging-request-4.14.log", CONSOLE_BUG, "BUG: unable to handle kernel paging request in demo_write", 2, 19, false, 1 },
+		{ "x86-null-deref-4.9.log", CONSOLE_BUG, "BUG: unable to handle kernel NULL pointer dereference in demo_write", 2, 22, false, 1 },
+		{ "truncated.log", CONSOLE_WARNING, "WARNING in demo_check", 2, 16, true, 1 },
+		{ "cut-by-reboot.log", CONSOLE_WARNING, "WARNING in demo_check", 2, 14, true, 1 },
+		{ "interleaved.log", CONSOLE_WARNING, "WARNING in demo_check", 2, 24, true, 1 },
+		{ "interleaved-title.log", CONSOLE_WARNING, "WARNING in demo_check", 2, 15, true, 2 },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		_cleanup_strbuf_ struct strbuf data = STRBUF_INIT;
+		_cleanup_console_ struct console *c = NULL;
+		const struct console_problem *p;
+
+		read_excerpt(cases[i].file, &data);
+		c = parse(data.buf, NULL);
+		if (console_n_problems(c) != cases[i].n)
+			fail_msg("%s: %zu problems", cases[i].file,
+				 console_n_problems(c));
+		p = console_problem(c, 0);
+		if (p->kind != cases[i].kind || strcmp(p->title, cases[i].title) ||
+		    p->first_lineno != cases[i].first ||
+		    p->last_lineno != cases[i].last ||
+		    p->corrupted != cases[i].corrupted)
+			fail_msg("%s: %s \"%s\" %lu-%lu%s", cases[i].file,
+				 console_problem_kind_name(p->kind), p->title,
+				 p->first_lineno, p->last_lineno,
+				 p->corrupted ? " corrupted" : "");
+		/* the title names a function the machinery is not */
+		assert_null(strstr(p->title, "dump_stack"));
+		assert_null(strstr(p->title, "__warn"));
+	}
+}
+
+/* What only looks like a report is none; lockdep off is recorded. */
+static void test_excerpt_false_alarms(void **state)
+{
+	_cleanup_strbuf_ struct strbuf data = STRBUF_INIT;
+	_cleanup_console_ struct console *c = NULL;
+	unsigned long line = 0;
+	struct console_stats st;
+
+	read_excerpt("false-alarms.log", &data);
+	c = parse(data.buf, NULL);
+	assert_int_equal(console_n_problems(c), 0);
+	assert_true(console_lockdep_off(c, &line));
+	assert_int_equal(line, 11);
+	console_get_stats(c, &st);
+	assert_int_equal(st.kmemleak, 0);
+}
+
+static void test_lockdep_off(void **state)
+{
+	_cleanup_strbuf_ struct strbuf data = STRBUF_INIT;
+	_cleanup_console_ struct console *c = NULL;
+	unsigned long line = 0;
+	struct console_stats st;
+
+	read_excerpt("lockdep-non-static-key.log", &data);
+	c = parse(data.buf, NULL);
+	assert_true(console_lockdep_off(c, &line));
+	assert_int_equal(line, 5);
+	strbuf_reset(&data);
+	console_free(c);
+	read_excerpt("kmemleak.log", &data);
+	c = parse(data.buf, NULL);
+	assert_false(console_lockdep_off(c, NULL));
+	console_get_stats(c, &st);
+	assert_int_equal(st.kmemleak, 2);
+	assert_string_equal(console_problem(c, 1)->title,
+			    "memory leak in leaky_name");
+	console_free(c);
+	c = parse("[    1.000000] Disabling lock debugging due to kernel taint\n",
+		  NULL);
+	assert_true(console_lockdep_off(c, &line));
+	assert_int_equal(line, 1);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1724,6 +1883,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_problem_cap),
 		cmocka_unit_test(test_endless_report),
 		cmocka_unit_test(test_chunking_synthetic),
+		cmocka_unit_test(test_excerpts),
+		cmocka_unit_test(test_excerpt_false_alarms),
+		cmocka_unit_test(test_lockdep_off),
 		cmocka_unit_test(test_golden_expectations),
 		cmocka_unit_test(test_golden_chunking),
 		cmocka_unit_test(test_golden_block_invariants),

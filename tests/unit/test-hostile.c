@@ -336,7 +336,8 @@ static void test_nul_utf8_escapes(void **state)
 	assert_int_equal(console_n_problems(ch.c), 1);
 	p = console_problem(ch.c, 0);
 	assert_int_equal(p->kind, CONSOLE_PANIC);
-	assert_string_equal(p->title, "Kernel panic - not syncing: red");
+	assert_string_equal(p->header, "Kernel panic - not syncing: red");
+	assert_string_equal(p->title, "kernel panic: red");
 	t = ktap_test_find(ktap_root(ch.k), "boot");
 	assert_non_null(t);
 	assert_int_equal(t->status, KTAP_PASS);
