@@ -11,6 +11,27 @@ trap 'rm -rf "$T"' EXIT
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 
+# Detection, measured over every golden log: reports found with the right
+# kind (position by position), and logs without a report that stay clean.
+n_want=0 n_found=0 n_clean=0 n_clean_ok=0
+tally() {
+	if [ -z "$1" ]; then
+		n_clean=$((n_clean + 1))
+		[ -z "$2" ] && n_clean_ok=$((n_clean_ok + 1))
+		return
+	fi
+	# shellcheck disable=SC2086
+	set -- "$2" $1
+	got=$1
+	shift
+	for w in "$@"; do
+		n_want=$((n_want + 1))
+		g=${got%% *}
+		[ "$g" = "$w" ] && n_found=$((n_found + 1))
+		case $got in *" "*) got=${got#* } ;; *) got= ;; esac
+	done
+}
+
 # log | exit | verdict | problem kinds in order (space separated)
 expect() {
 	log=$1 want_rc=$2 want_v=$3 want_kinds=$4
@@ -21,6 +42,16 @@ expect() {
 	[ "$v" = "$want_v" ] || no "$log: verdict '$v', want '$want_v'"
 	kinds=$(printf '%s' "$out" | sed -n 's/^ *"kind":"\([A-Z_]*\)".*/\1/p' | tr '\n' ' ' | sed 's/ $//')
 	[ "$kinds" = "$want_kinds" ] || no "$log: problems '$kinds', want '$want_kinds'"
+	tally "$want_kinds" "$kinds"
+	# Every problem has a short title, without numbers (stable across
+	# boots: no PIDs, CPUs, addresses).
+	printf '%s' "$out" | sed -n 's/^ *"title":"\(.*\)",$/\1/p' >"$T/titles"
+	[ "$(wc -l <"$T/titles")" -eq "$(printf '%s' "$kinds" | wc -w)" ] ||
+		no "$log: $(wc -l <"$T/titles") titles for problems '$kinds'"
+	if grep -E '0x[0-9a-f]+|(^|[^A-Za-z_0-9])[0-9]{3,}([^A-Za-z_0-9]|$)|^$' \
+		"$T/titles" >"$T/bad"; then
+		no "$log: titles with numbers or empty: $(cat "$T/bad")"
+	fi
 	# The text form says the same verdict.
 	"$BP" triage "$D/$log" 2>/dev/null | head -n 1 | grep -q ": $want_v: " ||
 		no "$log: text output does not start with the verdict $want_v"
@@ -37,6 +68,9 @@ if [ -f "$D/expected-verdicts.txt" ]; then
 		expect "$log" "$rc" "$v" "$kinds"
 	done <"$D/expected-verdicts.txt"
 fi
+
+echo "detection: $n_found/$n_want kernel reports found with the right kind;" \
+	"$n_clean_ok/$n_clean logs without a report stay clean"
 
 # The same problem in two separate boots has the same signature; different
 # problems do not.
