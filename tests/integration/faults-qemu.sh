@@ -95,9 +95,12 @@ fi
 # QEMU dies: bootproof boots again, once.
 [ -n "$qpid" ] && kill -KILL "$qpid"
 if wait_for "$T/err" 'attempt 2 of 2' 60; then
-	# the second attempt's QEMU, once its guest has mounted its root
+	# the second attempt's QEMU, once its guest has mounted its root: the
+	# milestone's own progress lines, not the first attempt's verdict and
+	# retry message, which name its last milestone too
 	_i=0
-	while [ $_i -lt 3000 ] && [ "$(grep -c ROOT_MOUNTED "$T/err")" -lt 2 ]; do
+	while [ $_i -lt 3000 ] &&
+		[ "$(grep -c '\] ROOT_MOUNTED$' "$T/err")" -lt 2 ]; do
 		sleep 0.2
 		_i=$((_i + 1))
 	done
