@@ -8,6 +8,7 @@
  * every ten minutes: longer than a boot).  Its verbose parameter makes the
  * scan print each leak as a kernel message, so the host's console parser
  * sees them as it sees every other report; the note only says how many.
+ * It takes two scans to report a leak (the first records checksums).
  * A scan reads all of memory: under TCG it can take a while, so it runs
  * in a child with a time limit (kmemleak stops a scan when the writing
  * task gets a fatal signal).
@@ -80,7 +81,12 @@ static void report_kmemleak(void)
 			 KMEMLEAK_VERBOSE, errname(-r));
 		return;
 	}
+	/* The first scan only records each object's checksum: an object
+	 * that changed since the last scan (and at the first scan every one
+	 * has) is not reported, so a leak shows at the second. */
 	r = kmemleak_scan();
+	if (r == 0)
+		r = kmemleak_scan();
 	if (r < 0) {
 		out_note(BP_AGENT_KMEMLEAK_NO_SCAN "%s%s", errname(-r),
 			 r == -EBUSY || r == -EPERM ?

@@ -180,7 +180,8 @@ static void print_problem(size_t i, const struct console_problem *p,
 	const char *r = p->report;
 	size_t shown = 0;
 
-	printf("  problem %zu: %s at line %lu", i + 1, kind, p->lineno);
+	printf("  problem %zu: %s: %s%s at line %lu", i + 1, kind, p->title,
+	       p->corrupted ? " (report corrupted)" : "", p->lineno);
 	if (p->timestamp >= 0)
 		printf(" (%.2fs)", p->timestamp);
 	printf(", signature %s%s\n", p->signature,

@@ -188,6 +188,8 @@ if [ "$scan" = 1 ]; then
 	# verbose: the kernel prints each leak (as the agent has it do); the
 	# copy cat prints is user space's and must not count twice
 	echo 1 >/sys/module/kmemleak/parameters/verbose
+	# two scans: the first only records each object's checksum
+	echo scan >/sys/kernel/debug/kmemleak
 	echo scan >/sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
 fi
