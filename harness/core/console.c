@@ -361,6 +361,7 @@ static void process_line(struct console *c, const char *text, size_t len,
 	    (c->cycle & (1u << CONSOLE_MS_KERNEL_BANNER))) {
 		c->cycle = 0;
 		c->cycle_ts_seen = false;
+		c->cycle_kmemleak_seen = false;
 	}
 	if ((m == CONSOLE_MS_FIRMWARE || m == CONSOLE_MS_KERNEL_BANNER) &&
 	    !(c->cycle & ((1u << CONSOLE_MS_FIRMWARE) |
@@ -379,6 +380,7 @@ static void process_line(struct console *c, const char *text, size_t len,
 	if (m == CONSOLE_MS_REBOOT) {
 		c->cycle = 0;
 		c->cycle_ts_seen = false;
+		c->cycle_kmemleak_seen = false;
 	}
 }
 

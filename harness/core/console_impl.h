@@ -103,6 +103,7 @@ struct console {
 	unsigned reached;
 	unsigned cycle;			/* reached in this boot cycle */
 	bool cycle_ts_seen;
+	bool cycle_kmemleak_seen;	/* the kernel printed a leak itself */
 	struct milestone_slot first[_CONSOLE_MS_MAX];
 	struct milestone_slot last;
 

@@ -209,16 +209,22 @@ static int classify_text(const char *t, bool after_cut)
 /*
  * classify_text, and a title without printk timestamp in a boot cycle
  * whose kernel lines have them is user space's (an ssh banner, a test's
- * output), not a report: but initramfs' root messages and a copy of
- * kmemleak's debugfs file come from user space.
+ * output), not a report: but initramfs' root messages come from user
+ * space, and so does a copy of kmemleak's debugfs file, the only place
+ * its leaks show unless kmemleak is verbose.  When the kernel printed
+ * leaks itself in this boot cycle (verbose, as the agent has it), such a
+ * copy repeats them and is not counted again.
  */
-static int classify(const struct console *c, const char *t, double ts,
+static int classify(struct console *c, const char *t, double ts,
 		    bool after_cut)
 {
 	int kind = classify_text(t, after_cut);
 
+	if (kind == CONSOLE_KMEMLEAK && ts >= 0)
+		c->cycle_kmemleak_seen = true;
 	if (kind != NONE && ts < 0 && c->cycle_ts_seen &&
-	    kind != CONSOLE_NO_ROOT_FS && kind != CONSOLE_KMEMLEAK)
+	    kind != CONSOLE_NO_ROOT_FS &&
+	    !(kind == CONSOLE_KMEMLEAK && !c->cycle_kmemleak_seen))
 		return NONE;
 	return kind;
 }
@@ -282,6 +288,11 @@ static bool is_trailer(const char *t)
 {
 	return is_register_line(t) || startswith(t, "Modules linked in:") ||
 	       startswith(t, "Kernel Offset:") || startswith(t, "---[ ") ||
+	       /* print_irqtrace_events(), after a WARN's trace on lockdep
+		* kernels, before its end line */
+	       startswith(t, "irq event stamp: ") ||
+	       startswith(t, "hardirqs last ") ||
+	       startswith(t, "softirqs last ") ||
 	       startswith(t, "RIP  [<") || startswith(t, " RSP <");	/* 4.x */
 }
 
