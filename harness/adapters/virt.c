@@ -216,15 +216,22 @@ static bool is_qemu_of(pid_t pid, const char *name)
 	return false;
 }
 
+/* /proc/PID/FILE into sb: > 0 when something was read. */
+static long read_proc(pid_t pid, const char *file, struct strbuf *sb)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	return strbuf_read_file(sb, path, 1 << 16);
+}
+
 /* A zombie has ended: it only waits for its parent. */
 static bool is_running(pid_t pid)
 {
 	_cleanup_strbuf_ struct strbuf st = STRBUF_INIT;
-	char path[64];
 	const char *p;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (strbuf_read_file(&st, path, 1 << 16) <= 0)
+	if (read_proc(pid, "stat", &st) <= 0)
 		return false;
 	p = strrchr(st.buf, ')');
 	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
@@ -261,11 +268,9 @@ static pid_t find_qemu(const char *name)
 static long qemu_uid(pid_t pid)
 {
 	_cleanup_strbuf_ struct strbuf st = STRBUF_INIT;
-	char path[64];
 	const char *p;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (strbuf_read_file(&st, path, 1 << 16) <= 0)
+	if (read_proc(pid, "status", &st) <= 0)
 		return -ENOENT;
 	p = strstr(st.buf, "\nUid:");
 	if (!p)

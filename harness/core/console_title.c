@@ -334,11 +334,29 @@ static void add_no_root(struct strbuf *sb, const char *h)
 		add_clean(sb, h, cut_len(h, 0, stops));
 }
 
+/* Kinds whose title words are always the same. */
+static const char *const fixed_words[_CONSOLE_PROBLEM_MAX] = {
+	[CONSOLE_GPF] = "general protection fault",
+	[CONSOLE_WARNING] = "WARNING",
+	[CONSOLE_SOFT_LOCKUP] = "BUG: soft lockup",
+	[CONSOLE_HARD_LOCKUP] = "hard LOCKUP",
+	[CONSOLE_RCU_STALL] = "INFO: rcu detected stall",
+	[CONSOLE_OOM] = "out of memory",
+	[CONSOLE_KMEMLEAK] = "memory leak",
+	[CONSOLE_REFCOUNT] = "refcount bug",
+	[CONSOLE_BUSY_INODES] = "VFS: Busy inodes after unmount",
+	[CONSOLE_NETDEV_LEAK] = "unregister_netdevice: waiting for DEV to become free",
+};
+
 /* The words of the title before " in FUNCTION". */
 static void add_words(struct strbuf *sb, const struct title_ctx *t)
 {
 	const char *h = t->header;
 
+	if ((size_t)t->kind < ELEMENTSOF(fixed_words) && fixed_words[t->kind]) {
+		strbuf_addstr(sb, fixed_words[t->kind]);
+		return;
+	}
 	switch (t->kind) {
 	case CONSOLE_PANIC: {
 		const char *r = strstr(h, "not syncing");
@@ -355,17 +373,11 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 	case CONSOLE_OOPS:
 		add_oops(sb, h);
 		return;
-	case CONSOLE_GPF:
-		strbuf_addstr(sb, "general protection fault");
-		return;
 	case CONSOLE_BUG:
 		if (startswith(h, "kernel BUG at "))
 			strbuf_addstr(sb, "kernel BUG");
 		else if (!add_fault(sb, h))
 			add_cut(sb, h, strlen("BUG: "));
-		return;
-	case CONSOLE_WARNING:
-		strbuf_addstr(sb, "WARNING");
 		return;
 	case CONSOLE_UBSAN:
 		add_clean(sb, h, cut_len(h, 0, (const char *const[]){
@@ -377,18 +389,9 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 	case CONSOLE_KMSAN:
 		add_sanitizer(sb, t);
 		return;
-	case CONSOLE_SOFT_LOCKUP:
-		strbuf_addstr(sb, "BUG: soft lockup");
-		return;
-	case CONSOLE_HARD_LOCKUP:
-		strbuf_addstr(sb, "hard LOCKUP");
-		return;
 	case CONSOLE_HUNG_TASK:
 		strbuf_addstr(sb, strstr(h, " can't die ") ? "INFO: task can't die"
 							   : "INFO: task hung");
-		return;
-	case CONSOLE_RCU_STALL:
-		strbuf_addstr(sb, "INFO: rcu detected stall");
 		return;
 	case CONSOLE_NO_ROOT_FS:
 		add_no_root(sb, h);
@@ -396,17 +399,8 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 	case CONSOLE_LOCKDEP:
 		add_lockdep(sb, h);
 		return;
-	case CONSOLE_OOM:
-		strbuf_addstr(sb, "out of memory");
-		return;
-	case CONSOLE_KMEMLEAK:
-		strbuf_addstr(sb, "memory leak");
-		return;
 	case CONSOLE_ODEBUG:
 		add_odebug(sb, t->report);
-		return;
-	case CONSOLE_REFCOUNT:
-		strbuf_addstr(sb, "refcount bug");
 		return;
 	case CONSOLE_LIST_CORRUPTION:
 		add_list(sb, t);
@@ -425,14 +419,7 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 		add_cut(sb, h, startswith(h, "PANIC: ") ? strlen("PANIC: ")
 			       : startswith(h, "BUG: ") ? strlen("BUG: ") : 0);
 		return;
-	case CONSOLE_NETDEV_LEAK:
-		strbuf_addstr(sb, "unregister_netdevice: waiting for DEV to "
-				  "become free");
-		return;
-	case CONSOLE_BUSY_INODES:
-		strbuf_addstr(sb, "VFS: Busy inodes after unmount");
-		return;
-	case _CONSOLE_PROBLEM_MAX:
+	default:	/* fixed_words */
 		break;
 	}
 	add_cut(sb, h, 0);
