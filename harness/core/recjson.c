@@ -149,13 +149,23 @@ json_object *recjson_ktap(const struct ktap *k)
 json_object *recjson_debug(const struct bootlog *b)
 {
 	const struct bootlog_debug *d = bootlog_debug(b);
+	const struct console *c = bootlog_console(b);
 	json_object *o = json_object_new_object(), *k = NULL;
+	struct console_stats st;
+	unsigned long off;
 
 	if (!o)
 		return NULL;
+	console_get_stats(c, &st);
 	recjson_add_str(o, "lockdep", bootlog_lockdep_name(d->lockdep));
-	if (d->kmemleak_scanned || d->kmemleak_no_scan[0]) {
+	json_object_object_add(o, "lockdep_off_line",
+			       console_lockdep_off(c, &off)
+				       ? json_object_new_int64((int64_t)off)
+				       : NULL);
+	if (d->kmemleak_scanned || d->kmemleak_no_scan[0] || st.kmemleak) {
 		k = json_object_new_object();
+		json_object_object_add(k, "reported",
+				       json_object_new_int64((int64_t)st.kmemleak));
 		json_object_object_add(
 			k, "scanned", json_object_new_boolean(d->kmemleak_scanned));
 		json_object_object_add(

@@ -31,9 +31,11 @@ json_object *recjson_ktap_test(const struct ktap_test *t);
 json_object *recjson_ktap(const struct ktap *k);
 
 struct bootlog;
-/* What the agent said of the kernel's debug checkers (bootlog_debug):
- * { lockdep: "on"|"off"|null, kmemleak: { scanned, leaks, no_scan } or
- * null when the agent said nothing of kmemleak }. */
+/* The kernel's debug checkers: { lockdep: "on"|"off"|null (the agent's
+ * note, bootlog_debug), lockdep_off_line: the console line where the
+ * kernel said lockdep stopped checking (console_lockdep_off) or null,
+ * kmemleak: { reported: the kernel's KMEMLEAK reports, scanned, leaks,
+ * no_scan (the agent's) } or null when neither said anything of it }. */
 json_object *recjson_debug(const struct bootlog *b);
 
 /* A double printed with 3 decimals ("43.813", not 43.813000000000002). */

@@ -43,7 +43,8 @@ static void print_problems(json_object *rec)
 		}
 	if (!json_object_object_get_ex(rec, "debug", &d) || !d)
 		return;
-	if (jsonx_str(d, "lockdep") && !strcmp(jsonx_str(d, "lockdep"), "off"))
+	if ((jsonx_str(d, "lockdep") && !strcmp(jsonx_str(d, "lockdep"), "off")) ||
+	    jsonx_get(d, "lockdep_off_line"))
 		printf("  lockdep: turned itself off after a report; later "
 		       "locking problems were not checked\n");
 	if (json_object_object_get_ex(d, "kmemleak", &k) && k &&

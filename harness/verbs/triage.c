@@ -200,9 +200,15 @@ static void print_problem(size_t i, const struct console_problem *p,
 		       p->report_lines);
 }
 
-/* What the agent said of kmemleak and lockdep, when it said anything. */
-static void print_debug(const struct bootlog_debug *d)
+/* What the agent said of kmemleak and lockdep, and where the kernel said
+ * lockdep stopped checking. */
+static void print_debug(const struct bootlog_debug *d, const struct console *c)
 {
+	unsigned long off;
+
+	if (console_lockdep_off(c, &off))
+		printf("  lockdep: the kernel turned it off at line %lu: later "
+		       "locking problems were not checked\n", off);
 	if (d->kmemleak_scanned)
 		printf("  kmemleak: scanned after the scenarios, %lu new "
 		       "suspected leaks\n", d->kmemleak_leaks);
@@ -230,7 +236,7 @@ static void triage_print(const struct triage *t, const struct opts *o)
 		print_problem(i, console_problem(t->con, i), o);
 	if (t->st.problems_dropped)
 		printf("  %lu more problems not kept\n", t->st.problems_dropped);
-	print_debug(bootlog_debug(t->bl));
+	print_debug(bootlog_debug(t->bl), t->con);
 	if (kst->documents)
 		printf("  ktap: %s%s, %zu passed, %zu failed, %zu skipped, "
 		       "%zu errors\n",

@@ -38,6 +38,7 @@
 #include "bootproof.h"
 #include "boot_fixture.h"
 #include "core/bootlog.h"
+#include "core/recjson.h"
 #include "engine/boot.h"
 #include "fake_domain.h"
 #include "util/jsonx.h"
@@ -287,7 +288,8 @@ static void test_debug_notes(void **state)
 		"# bootproof-agent: kmemleak: leaks 3\r\n"
 		"# bootproof-agent: lockdep: off (debug_locks 0: it stopped)\n"
 		"[    1.000000] # bootproof-agent: kmemleak: leaks 9\n"
-		"[    1.000001] # bootproof-agent: lockdep: on\n";
+		"[    1.000001] # bootproof-agent: lockdep: on\n"
+		"[    1.000002] INFO: lockdep is turned off.\n";
 	static const char failed[] =
 		"# bootproof-agent: kmemleak: no scan: EBUSY (disabled)\n"
 		"# bootproof-agent: lockdep: on\n";
@@ -295,6 +297,7 @@ static void test_debug_notes(void **state)
 	_cleanup_bootlog_ struct bootlog *f = bootlog_new(NULL, NULL);
 	_cleanup_bootlog_ struct bootlog *none = bootlog_new(NULL, NULL);
 	const struct bootlog_debug *d;
+	json_object *j, *k;
 
 	assert_int_equal(bootlog_feed(b, log, sizeof(log) - 1), 0);
 	assert_int_equal(bootlog_finish(b), 0);
@@ -304,6 +307,14 @@ static void test_debug_notes(void **state)
 	assert_string_equal(d->kmemleak_no_scan, "");
 	assert_int_equal(d->lockdep, BOOTLOG_LOCKDEP_OFF);
 	assert_string_equal(bootlog_lockdep_name(d->lockdep), "off");
+	j = recjson_debug(b);
+	assert_string_equal(jsonx_str(j, "lockdep"), "off");
+	assert_int_equal(json_object_get_int(jsonx_get(j, "lockdep_off_line")),
+			 5);
+	k = jsonx_get(j, "kmemleak");
+	assert_int_equal(json_object_get_int(jsonx_get(k, "leaks")), 3);
+	assert_int_equal(json_object_get_int(jsonx_get(k, "reported")), 0);
+	json_object_put(j);
 
 	assert_int_equal(bootlog_feed(f, failed, sizeof(failed) - 1), 0);
 	assert_int_equal(bootlog_finish(f), 0);
@@ -317,6 +328,10 @@ static void test_debug_notes(void **state)
 	assert_false(d->kmemleak_scanned);
 	assert_int_equal(d->lockdep, BOOTLOG_LOCKDEP_UNKNOWN);
 	assert_null(bootlog_lockdep_name(d->lockdep));
+	j = recjson_debug(none);
+	assert_null(jsonx_get(j, "lockdep_off_line"));
+	assert_null(jsonx_get(j, "kmemleak"));
+	json_object_put(j);
 }
 
 int main(void)
