@@ -139,8 +139,7 @@ static void add_clean(struct strbuf *sb, const char *s, size_t len)
 	}
 	console_normalise(sb, tmp.buf ? tmp.buf : "");
 	while (sb->len && strchr(" \t.!", sb->buf[sb->len - 1]))
-		sb->len--;
-	sb->buf[sb->len] = '\0';
+		strbuf_setlen(sb, sb->len - 1);
 }
 
 /* The length of s up to the first of the stops (after skip bytes). */
