@@ -208,7 +208,8 @@ void bootlog_verdict_input(const struct bootlog *b,
 		const struct console_problem *p = console_problem(b->con, i);
 
 		problems[i].kind = console_problem_kind_name(p->kind);
-		problems[i].title = p->header;
+		problems[i].title = p->title;
+		problems[i].header = p->header;
 	}
 	*ret = (struct verdict_input){
 		.end = ctx->end,

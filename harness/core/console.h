@@ -106,7 +106,11 @@
  * pointer dereference", arm64 "Unable to handle kernel ... at virtual
  * address") is BUG, as is arm64's "kernel BUG at"; arm64's own die
  * ("Internal error: Oops...") and 4.x "Unhandled fault" are OOPS; both
- * absorb the die header after them like x86.  Panics stay PANIC whatever
+ * absorb the die header after them like x86.  SLUB's own report (slab
+ * debugging: "BUG <cache> (<taint>): <message>" right after a ===== line)
+ * is BUG; it takes the WARNING __slab_err raises after it (6.x, cut here
+ * to end trace) or its stack dump and "FIX <cache>: ..." lines (before),
+ * and is titled "SLUB: <message> in FUNCTION".  Panics stay PANIC whatever
  * their reason (stack-protector, "corrupted stack end"), so the boot's
  * verdict is PANIC; their title names the reason.  STACK is the stack guard
  * page and double fault reports (the "Machine halted" panic after a double
@@ -132,7 +136,9 @@
  * func"), else the frames.  E.g. "WARNING in foo", "KASAN: slab-use-after-free
  * Read in foo", "possible deadlock in foo", "memory leak in foo",
  * "BUG: unable to handle kernel NULL pointer dereference in foo",
- * "KCSAN: data-race in f1 / f2", "kernel panic: REASON" (first sentence).
+ * "KCSAN: data-race in f1 / f2", "kernel panic: REASON" (first sentence),
+ * "VFS: Busy inodes after unmount of FSTYPE" (umount's stack names no
+ * culprit; the file system type does).
  * Offsets, "[...]" groups are dropped and numbers made "N": no address,
  * PID or CPU is in a title.  At most CONSOLE_TITLE_MAX bytes.
  *

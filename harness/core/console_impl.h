@@ -51,6 +51,9 @@ struct block {
 	bool sep_opened;		/* started by a ===== line */
 	bool cut_opened;		/* started by a cut here line */
 	bool die_seen;			/* die header "[#N]" seen */
+	bool slub;			/* a SLUB "BUG cache (taint): ..."
+					   report, which ends in a WARNING
+					   (6.x) or a stack dump (before) */
 	enum trace_state trace;
 	bool frames_done;		/* the first call trace is over */
 	bool in_irq;			/* inside <IRQ>, <NMI>... */

@@ -130,6 +130,21 @@ static bool is_lockdep_title(const char *t)
 	       strstr(s, " still has locks held!");
 }
 
+/* SLUB's own report title, right after its ===== line (mm/slub.c
+ * slab_bug): "BUG kmalloc-64 (Not tainted): Object already free". */
+static bool is_slub_title(const char *t)
+{
+	const char *s;
+
+	if (!startswith(t, "BUG ") || t[4] == ' ' || t[4] == '(')
+		return false;
+	s = strstr(t + 4, " (");
+	if (!s || memchr(t + 4, ' ', (size_t)(s - t - 4)))
+		return false;	/* the cache name is one word */
+	s = strstr(s, "): ");
+	return s && s[3];
+}
+
 /* Die headers of a kernel stack overflow or double fault (x86). */
 static bool is_stack_die(const char *t)
 {
@@ -644,8 +659,12 @@ static bool absorbs(const struct block *b, int kind, const char *t)
 
 	if (kind == CONSOLE_NO_ROOT_FS && bk == CONSOLE_NO_ROOT_FS)
 		return true;
-	if (kind != CONSOLE_OOPS && kind != CONSOLE_GPF && kind != CONSOLE_STACK)
+	if (kind != CONSOLE_OOPS && kind != CONSOLE_GPF &&
+	    kind != CONSOLE_STACK && kind != CONSOLE_WARNING)
 		return false;
+	/* SLUB's report goes on with the WARNING __slab_err raises */
+	if (kind == CONSOLE_WARNING)
+		return b->slub && b->cut_opened && b->trace == TRACE_NONE;
 	if (b->die_seen || b->trace != TRACE_NONE || !is_die_header(t))
 		return false;
 	return bk == CONSOLE_BUG || bk == CONSOLE_KASAN ||
@@ -704,6 +723,9 @@ static bool block_fits(struct block *b, const char *t)
 	if (b->p.kind == CONSOLE_PANIC)
 		return true;	/* "Shutting down cpus with NMI", "Kernel
 				   Offset:", "Rebooting in", until its end */
+	/* SLUB before 6.x: its "FIX cache: ..." lines after the stack */
+	if (b->slub && startswith(t, "FIX "))
+		return true;
 	return is_trailer(t);
 }
 
@@ -735,6 +757,14 @@ static bool block_take(struct console *c, const struct rline *l)
 	unsigned long lineno = c->lineno;
 	const char *t = l->t;
 
+	/* 6.x SLUB reports end in a WARNING of their own: its cut here
+	 * line is part of the report */
+	if (!l->boundary && is_cut_here(t) && b->slub && !b->cut_opened &&
+	    b->trace == TRACE_NONE) {
+		b->cut_opened = true;
+		block_append(b, t, l->len, lineno);
+		return true;
+	}
 	if (l->boundary || is_cut_here(t)) {
 		console_report_close(c, CONSOLE_END_NEXT);
 		return false;
@@ -820,8 +850,13 @@ void console_report_line(struct console *c, const char *t, size_t len,
 		.sep = is_separator(t),
 		.boundary = boundary,
 	};
+	bool slub;
 
 	l.kind = classify(c, t, ts, o->valid && !o->sep);
+	slub = l.kind == NONE && o->valid && o->sep && o->n == 1 &&
+	       !(ts < 0 && c->cycle_ts_seen) && is_slub_title(t);
+	if (slub)
+		l.kind = CONSOLE_BUG;
 	if (!c->lockdep_off &&
 	    prefix_match(lockdep_off_lines, ELEMENTSOF(lockdep_off_lines),
 			 t) != NONE) {
@@ -834,6 +869,7 @@ void console_report_line(struct console *c, const char *t, size_t len,
 		goto done;
 	if (l.kind != NONE) {
 		block_open(c, l.kind, t, len, ts, caller);
+		c->blk.slub = slub;
 		goto done;
 	}
 	if (l.sep || is_cut_here(t)) {

@@ -31,12 +31,25 @@ static const char *const machinery[] = {
 	"do_page_fault", "do_bad_area", "arm64_notify_die", "bug_handler",
 	"call_break_hook", "brk_handler", "do_debug_exception", "el1_dbg",
 	/* sanitizers */
-	"kasan_*", "__kasan_*", "__asan_*", "print_address_description*",
-	"print_report", "kmsan_*", "__msan_*", "kcsan_*", "__tsan_*",
+	"kasan_*", "__kasan_*", "__asan_*", "kmsan_*", "__msan_*", "kcsan_*", "__tsan_*",
 	"kfence_*", "__kfence_*", "ubsan_*", "__ubsan_*", "instrument_*",
 	/* lockdep and locks */
 	"lock_acquire*", "lock_release", "__lock_acquire", "__lock_release",
-	"lockdep_*", "print_*", "check_*", "validate_chain",
+	"lockdep_*", "validate_chain", "mark_lock*", "mark_usage",
+	/* lockdep's checks and printers (kernel/locking/lockdep.c); not
+	 * every check_* or print_* is machinery (kgdbts'
+	 * check_and_rewind_pc is the culprit of its WARNING) */
+	"check_noncircular", "check_prev_add", "check_prevs_add",
+	"check_irq_usage", "check_deadlock", "check_usage*",
+	"check_wait_context", "check_flags", "check_chain_key",
+	"check_panic_on_warn", "print_circular_bug*", "print_deadlock_bug",
+	"print_usage_bug", "print_unlock_imbalance_bug",
+	"print_bad_irq_dependency", "print_irq_inversion_bug",
+	"print_held_locks_bug", "print_freed_lock_bug", "print_lock*",
+	"print_lockdep_off", "print_irqtrace_events", "print_stack_trace",
+	"print_trailer", "print_tracking", "print_page_info",
+	"print_section", "print_address_description*", "print_report",
+	"print_bad_pte", "print_modules", "print_oops_end_marker",
 	"register_lock_class", "lock_is_held*", "debug_check_no_locks_*",
 	"mutex_lock*", "__mutex_lock*", "mutex_unlock*", "__mutex_unlock*",
 	"_raw_spin_*",
@@ -55,7 +68,7 @@ static const char *const machinery[] = {
 	"kzalloc*", "kvmalloc*", "__kvmalloc*", "krealloc*", "kstrdup*",
 	"kmemdup*", "__alloc_pages*", "alloc_pages*", "vmalloc*", "__vmalloc*",
 	"kfree", "kvfree", "kmem_cache_free", "slab_free*", "__slab_free",
-	"bad_page", "free_page_is_bad*", "free_pages_prepare", "print_bad_pte",
+	"bad_page", "free_page_is_bad*", "free_pages_prepare",
 	"free_unref_page*", "__free_pages*", "_copy_to_user", "_copy_from_user",
 	"dump_header", "oom_kill_process", "out_of_memory",
 	"__alloc_pages_slowpath*", "__alloc_pages_may_oom",
@@ -67,6 +80,12 @@ static const char *const machinery[] = {
 	"__debug_check_no_obj_freed", "ref_tracker_*", "netdev_wait_allrefs*",
 	"fortify_*", "__fortify_*", "usercopy_abort", "__check_object_size",
 	"__check_heap_object", "check_heap_object",
+	/* SLUB's own checks (slub_debug) */
+	"slab_err", "__slab_err", "slab_bug", "object_err", "slab_fix",
+	"free_to_partial_list", "free_debug_processing", "on_freelist",
+	"check_object", "check_bytes_and_report", "slab_pad_check",
+	"check_slab", "alloc_debug_processing", "free_consistency_checks",
+	"validate_slab*", "list_slab_objects",
 };
 
 /* Is name[0..len) reporting machinery? */
@@ -333,6 +352,26 @@ static void add_no_root(struct strbuf *sb, const char *h)
 		add_clean(sb, h, cut_len(h, 0, stops));
 }
 
+/* "VFS: Busy inodes after unmount of sda1 (ext4)": the file system type
+ * names the problem (the stack is umount's); the device does not.  Before
+ * 6.x the line had no type. */
+static void add_busy_inodes(struct strbuf *sb, const char *report)
+{
+	const char *l = strstr(report, "Busy inodes after unmount of ");
+	const char *open = NULL, *close = NULL;
+
+	strbuf_addstr(sb, "VFS: Busy inodes after unmount");
+	if (l) {
+		open = strstr(l, " (");
+		close = open ? strchr(open, ')') : NULL;
+	}
+	if (close && close > open + 2 && !memchr(l, '\n', (size_t)(close - l)) &&
+	    !memchr(open + 2, ' ', (size_t)(close - open - 2))) {
+		strbuf_addstr(sb, " of ");
+		add_clean(sb, open + 2, (size_t)(close - open - 2));
+	}
+}
+
 /* Kinds whose title words are always the same. */
 static const char *const fixed_words[_CONSOLE_PROBLEM_MAX] = {
 	[CONSOLE_GPF] = "general protection fault",
@@ -343,7 +382,6 @@ static const char *const fixed_words[_CONSOLE_PROBLEM_MAX] = {
 	[CONSOLE_OOM] = "out of memory",
 	[CONSOLE_KMEMLEAK] = "memory leak",
 	[CONSOLE_REFCOUNT] = "refcount bug",
-	[CONSOLE_BUSY_INODES] = "VFS: Busy inodes after unmount",
 	[CONSOLE_NETDEV_LEAK] = "unregister_netdevice: waiting for DEV to become free",
 };
 
@@ -373,10 +411,18 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 		add_oops(sb, h);
 		return;
 	case CONSOLE_BUG:
-		if (startswith(h, "kernel BUG at "))
+		if (startswith(h, "kernel BUG at ")) {
 			strbuf_addstr(sb, "kernel BUG");
-		else if (!add_fault(sb, h))
+		} else if (startswith(h, "BUG ") && strstr(h, "): ")) {
+			/* SLUB: "BUG kmalloc-64 (Not tainted): Object
+			 * already free" */
+			const char *m = strstr(h, "): ") + 3;
+
+			strbuf_addstr(sb, "SLUB: ");
+			add_clean(sb, m, strlen(m));
+		} else if (!add_fault(sb, h)) {
 			add_cut(sb, h, strlen("BUG: "));
+		}
 		return;
 	case CONSOLE_UBSAN:
 		add_clean(sb, h, cut_len(h, 0, (const char *const[]){
@@ -412,6 +458,9 @@ static void add_words(struct strbuf *sb, const struct title_ctx *t)
 	case CONSOLE_ATOMIC:
 		add_cut(sb, h, strlen("BUG: "));
 		return;
+	case CONSOLE_BUSY_INODES:
+		add_busy_inodes(sb, t->report);
+		return;
 	case CONSOLE_STACK:
 		if (startswith(h, "traps: "))
 			h += strlen("traps: ");
@@ -430,6 +479,7 @@ static bool names_no_function(enum console_problem_kind kind, const char *h)
 {
 	return kind == CONSOLE_PANIC || kind == CONSOLE_KCSAN ||
 	       kind == CONSOLE_NO_ROOT_FS || kind == CONSOLE_NETDEV_LEAK ||
+	       kind == CONSOLE_BUSY_INODES ||
 	       (kind == CONSOLE_LOCKDEP && startswith(h, "BUG: "));
 }
 
@@ -444,7 +494,6 @@ static void text_function(struct title_ctx *t)
 	case CONSOLE_REFCOUNT:
 	case CONSOLE_LIST_CORRUPTION:
 	case CONSOLE_ODEBUG:
-	case CONSOLE_BUSY_INODES:
 		s = strstr(t->header, " at ");
 		break;
 	case CONSOLE_KASAN:

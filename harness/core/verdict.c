@@ -114,7 +114,9 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 	/* What the kernel said outranks how the guest ended. */
 	if (panic) {
 		ret->verdict = VERDICT_PANIC;
-		SETR(ret, "%s", panic->title ? panic->title : "kernel panic");
+		/* the kernel's last words, as it printed them */
+		SETR(ret, "%s", panic->header ? panic->header
+			  : panic->title ? panic->title : "kernel panic");
 		return;
 	}
 	if (in->end == BOOT_END_PANIC_EVENT) {

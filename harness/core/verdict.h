@@ -49,7 +49,8 @@ const char *boot_end_name(enum boot_end e);
 
 struct verdict_problem {
 	const char *kind;	/* console kind name: "PANIC", "WARNING"... */
-	const char *title;	/* the report's first line */
+	const char *title;	/* its short title ("WARNING in foo") */
+	const char *header;	/* the report's first line, as printed */
 };
 
 struct verdict_input {

@@ -170,6 +170,12 @@ if [ -n "$crash" ]; then
 fi
 case $provoke in
 "") ;;
+busy_inodes)
+	# a file system for the module to keep an inode of past umount
+	mkdir -p /bpfs && mount -t ramfs ramfs /bpfs && echo x >/bpfs/f
+	insmod /bp_provoke.ko what=busy_inodes
+	umount /bpfs
+	;;
 kmemleak-test)
 	echo "bootproof-init: insmod kmemleak-test"
 	insmod /kmemleak-test.ko &
@@ -218,7 +224,7 @@ build_initramfs() {
 		echo "dir /tmp 1777 0 0"
 		echo "dir /bin 0755 0 0"
 		echo "file /bin/busybox $bb 0755 0 0"
-		for a in sh mount cat echo sleep uname poweroff ls dmesg insmod; do
+		for a in sh mount umount mkdir cat echo sleep uname poweroff ls dmesg insmod; do
 			echo "slink /bin/$a busybox 0777 0 0"
 		done
 		echo "file /init $d/init 0755 0 0"
@@ -408,12 +414,17 @@ x86_64-dbg-odebug dbg odebug 5 400 provoke=odebug
 x86_64-dbg-sleep-atomic dbg sleep-atomic 5 400 provoke=sleep_atomic
 x86_64-dbg-sched-atomic dbg sched-atomic 5 400 provoke=sched_atomic
 x86_64-dbg-smp-id dbg smp-id 5 400 provoke=smp_id
-x86_64-dbg-bad-page dbg bad-page 5 400 provoke=bad_page
+x86_64-dbg-bad-page dbg bad-page 5 400 provoke=bad_page init_on_free=1
 x86_64-dbg-lkdtm-stack-guard-page-leading dbg lkdtm-stack-guard-page-leading 5 400 lkdtm=STACK_GUARD_PAGE_LEADING
 x86_64-dbg-lkdtm-stack-guard-page-trailing dbg lkdtm-stack-guard-page-trailing 5 400 lkdtm=STACK_GUARD_PAGE_TRAILING
 x86_64-dbg-lkdtm-slab-free-double dbg lkdtm-slab-free-double 5 400 lkdtm=SLAB_FREE_DOUBLE slub_debug=FZPU
 x86_64-dbg-lkdtm-corrupt-list-del dbg lkdtm-corrupt-list-del 5 400 lkdtm=CORRUPT_LIST_DEL
 x86_64-dbg-lkdtm-refcount-dec-zero dbg lkdtm-refcount-dec-zero 5 400 lkdtm=REFCOUNT_DEC_ZERO
+x86_64-dbg-lockdep-subclass dbg lockdep-subclass 5 400 provoke=subclass
+x86_64-dbg-netdev-leak dbg netdev-leak 25 400 provoke=netdev_leak
+x86_64-dbg-busy-inodes dbg busy-inodes 5 400 provoke=busy_inodes
+x86_64-dbg-interleave dbg interleave 5 400 provoke=interleave
+x86_64-dbg-cut dbg cut 5 400 provoke=cut
 x86_64-kcsan-race kcsan race 10 600 provoke=race
 i386-boot i386_boot
 i386-lkdtm-warning boot612 i386 i386-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5

@@ -9,14 +9,19 @@
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/kthread.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/netdevice.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/reboot.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -24,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
+#include <linux/workqueue.h>
 
 static char *what = "";
 module_param(what, charp, 0444);
@@ -254,6 +260,125 @@ static void race(void)
 	pr_info("bp_provoke: counter %d\n", racy_counter);
 }
 
+/* A lock taken with a subclass lockdep has no room for: lockdep's own
+ * "BUG: looking up invalid subclass", and lockdep turns itself off. */
+static void subclass(void)
+{
+	spin_lock_nested(&bh_lock, MAX_LOCKDEP_SUBCLASSES);
+	spin_unlock(&bh_lock);
+}
+
+/* A network device unregistered while a reference is still held: the
+ * kernel waits, printing "unregister_netdevice: waiting for ... to become
+ * free" every 10 s, until the reference is dropped 15 s later. */
+static struct net_device *leak_dev;
+
+static void netdev_put_late(struct work_struct *w)
+{
+	dev_put(leak_dev);
+}
+static DECLARE_DELAYED_WORK(netdev_put_work, netdev_put_late);
+
+static int netdev_unregister_fn(void *unused)
+{
+	unregister_netdev(leak_dev);
+	free_netdev(leak_dev);
+	pr_info("bp_provoke: netdev freed\n");
+	return 0;
+}
+
+static const struct net_device_ops leak_ops;
+
+static void netdev_leak(void)
+{
+	leak_dev = alloc_etherdev(0);
+	if (!leak_dev)
+		return;
+	leak_dev->netdev_ops = &leak_ops;
+	strscpy(leak_dev->name, "bpleak%d", IFNAMSIZ);
+	eth_hw_addr_random(leak_dev);
+	if (register_netdev(leak_dev)) {
+		free_netdev(leak_dev);
+		return;
+	}
+	dev_hold(leak_dev);
+	schedule_delayed_work(&netdev_put_work, 15 * HZ);
+	kthread_run(netdev_unregister_fn, NULL, "bp_unregister");
+}
+
+/* An inode reference kept past umount of the file system /init mounted at
+ * /bpfs (a file /bpfs/f): "VFS: Busy inodes after unmount". */
+static void busy_inodes(void)
+{
+	struct path path;
+
+	if (kern_path("/bpfs/f", 0, &path)) {
+		pr_err("bp_provoke: no /bpfs/f\n");
+		return;
+	}
+	ihold(d_inode(path.dentry));
+	path_put(&path);
+}
+
+/* Two CPUs warning at the same moment: their reports interleave. */
+static atomic_t warn_ready = ATOMIC_INIT(0);
+
+static int warn_fn(void *done)
+{
+	atomic_inc(&warn_ready);
+	while (atomic_read(&warn_ready) < 2)
+		cpu_relax();
+	WARN(1, "bp_provoke: warning on cpu %d\n", raw_smp_processor_id());
+	complete(done);
+	return 0;
+}
+
+static void interleave(void)
+{
+	DECLARE_COMPLETION_ONSTACK(a);
+	DECLARE_COMPLETION_ONSTACK(b);
+	struct task_struct *ta, *tb;
+
+	ta = kthread_create(warn_fn, &a, "bp_warn_a");
+	tb = kthread_create(warn_fn, &b, "bp_warn_b");
+	if (IS_ERR(ta) || IS_ERR(tb))
+		return;
+	kthread_bind(ta, 0);
+	kthread_bind(tb, 1);
+	wake_up_process(ta);
+	wake_up_process(tb);
+	wait_for_completion(&a);
+	wait_for_completion(&b);
+}
+
+/* A report cut off by a reset: one CPU warns, the other resets the machine
+ * while the report is still being printed. */
+static atomic_t cut_started = ATOMIC_INIT(0);
+
+static int cut_reset_fn(void *unused)
+{
+	while (!atomic_read(&cut_started))
+		cpu_relax();
+	mdelay(2);
+	emergency_restart();
+	return 0;
+}
+
+static void cut(void)
+{
+	struct task_struct *t;
+
+	migrate_disable();
+	t = kthread_create(cut_reset_fn, NULL, "bp_reset");
+	if (!IS_ERR(t)) {
+		kthread_bind(t, !raw_smp_processor_id());
+		wake_up_process(t);
+		atomic_set(&cut_started, 1);
+		WARN(1, "bp_provoke: a report cut short\n");
+	}
+	migrate_enable();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -274,6 +399,11 @@ static const struct {
 	{ "smp_id", smp_id },
 	{ "bad_page", bad_page },
 	{ "race", race },
+	{ "subclass", subclass },
+	{ "netdev_leak", netdev_leak },
+	{ "busy_inodes", busy_inodes },
+	{ "interleave", interleave },
+	{ "cut", cut },
 };
 
 static int __init bp_provoke_init(void)
