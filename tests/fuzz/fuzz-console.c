@@ -144,7 +144,9 @@ static void check_verdict_input(const struct bootlog *b)
 	FUZZ_CHECK(in.n_problems == console_n_problems(c));
 	for (size_t i = 0; i < in.n_problems; i++)
 		FUZZ_CHECK(in.problems[i].kind &&
-			   in.problems[i].title == console_problem(c, i)->header);
+			   in.problems[i].title == console_problem(c, i)->title &&
+			   in.problems[i].header ==
+				   console_problem(c, i)->header);
 	FUZZ_CHECK(in.banner == !!console_banner(c));
 	FUZZ_CHECK(!in.last_milestone == !console_last_milestone(c));
 	FUZZ_CHECK((ctx.end == BOOT_END_STOPPED) ==
