@@ -8,7 +8,11 @@
 #   kernel-dbg                  the x86_64 debug kernel (+ dbg.config, modules,
 #                               modules/bp_provoke.ko)
 #   kernel-kcsan                x86_64 with KCSAN (+ kcsan.config, bp_provoke.ko)
-#   initramfs-x86_64 initramfs-i386 initramfs-dbg initramfs-kcsan debian-rootfs
+#   kernel-kmsan                x86_64 with KMSAN, built with clang (+ kmsan.config,
+#                               bp_provoke.ko)
+#   kernel-arm64                arm64 (tinyconfig + arm64.config), cross-built
+#   initramfs-x86_64 initramfs-i386 initramfs-dbg initramfs-kcsan
+#   initramfs-kmsan initramfs-arm64 debian-rootfs
 #   logs                        every log below (builds what it needs)
 #   <name>                      one log, e.g. x86_64-lkdtm-warning-1
 #   list                        print the log names
@@ -22,9 +26,12 @@
 #   BUSYBOX   static x86_64 busybox             [/bin/busybox]
 #   BUSYBOX_I386  static i386 busybox  [$WORK/busybox-i386/bin/busybox, fetched
 #                 with apt-get download busybox-static:i386 when missing]
+#   BUSYBOX_ARM64 static arm64 busybox [$WORK/busybox-arm64/bin/busybox, likewise]
 #   JOBS  make -j                               [2]
-#   CC    kernel compiler                       [ccache gcc if ccache exists]
-# Needs: qemu-system-x86, busybox-static, e2fsprogs, cpio, kernel build deps.
+#   CC    kernel compiler                       [ccache gcc if ccache exists;
+#         clang for kmsan, aarch64-linux-gnu-gcc for arm64]
+# Needs: qemu-system-x86, busybox-static, e2fsprogs, cpio, kernel build deps;
+# clang for kmsan; gcc-aarch64-linux-gnu and qemu-system-arm for arm64.
 # Everything runs under TCG (no KVM).  The boots take about 20 minutes on an
 # idle 2-core host; each kernel build 30-60 minutes (less with a warm ccache).
 # Boot logs recorded on an overloaded host pick up spurious soft lockups and
@@ -40,24 +47,40 @@ BOOT=${BOOT:-/boot}
 DEB_KVER=${DEB_KVER:-6.1.0-57-amd64}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 BUSYBOX_I386=${BUSYBOX_I386:-$WORK/busybox-i386/bin/busybox}
+BUSYBOX_ARM64=${BUSYBOX_ARM64:-$WORK/busybox-arm64/bin/busybox}
 JOBS=${JOBS:-2}
-if [ -z "${CC:-}" ]; then
-	if command -v ccache >/dev/null 2>&1; then CC="ccache gcc"; else CC=gcc; fi
-fi
+CCACHE=
+command -v ccache >/dev/null 2>&1 && CCACHE="ccache "
 
 die() { echo "record.sh: $*" >&2; exit 1; }
 note() { echo "record.sh: $*" >&2; }
 
 kdir() { echo "$WORK/k-$1"; }
-kimage() { echo "$(kdir "$1")/arch/x86/boot/bzImage"; }
-# The kernel variants: x86_64, i386, and the x86_64 ones with a fragment of
-# their own, dbg (dbg.config) and kcsan (kcsan.config).
-karch() { case $1 in dbg | kcsan) echo x86_64 ;; *) echo "$1" ;; esac; }
+kimage() {
+	case $1 in
+	arm64) echo "$(kdir "$1")/arch/arm64/boot/Image" ;;
+	*) echo "$(kdir "$1")/arch/x86/boot/bzImage" ;;
+	esac
+}
+# The compiler of a variant (CC overrides it).
+kcc() {
+	if [ -n "${CC:-}" ]; then echo "$CC"; return; fi
+	case $1 in
+	kmsan) echo "${CCACHE}clang" ;;
+	arm64) echo "${CCACHE}aarch64-linux-gnu-gcc" ;;
+	*) echo "${CCACHE}gcc" ;;
+	esac
+}
+# The kernel variants: x86_64, i386, arm64, and the x86_64 ones with a
+# fragment of their own, dbg (dbg.config), kcsan (kcsan.config) and kmsan
+# (kmsan.config).
+karch() { case $1 in dbg | kcsan | kmsan) echo x86_64 ;; *) echo "$1" ;; esac; }
 # Variants that build modules/bp_provoke.ko.
-has_modules() { case $1 in dbg | kcsan) true ;; *) false ;; esac; }
+has_modules() { case $1 in dbg | kcsan | kmsan) true ;; *) false ;; esac; }
 kfrags() {
 	case $1 in
-	dbg | kcsan) echo "$here/lkdtm.config $here/x86_64.config $here/$1.config" ;;
+	dbg | kcsan | kmsan) echo "$here/lkdtm.config $here/x86_64.config $here/$1.config" ;;
+	arm64) echo "$here/arm64.config" ;;
 	*) echo "$here/lkdtm.config $here/$1.config" ;;
 	esac
 }
@@ -68,28 +91,32 @@ kfrags() {
 # and kcsan also build their modules (dbg: samples/kmemleak) and
 # modules/bp_provoke.ko.
 build_kernel() {
-	v=$1 arch=$(karch "$1") k=$(kdir "$1")
+	v=$1 arch=$(karch "$1") k=$(kdir "$1") cc=$(kcc "$1")
+	cross=
+	[ "$arch" = arm64 ] && cross=aarch64-linux-gnu-
 	# shellcheck disable=SC2046
 	set -- $(kfrags "$v")
 	mkdir -p "$k"
-	kmake() { make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" "$@"; }
+	kmake() { make -C "$SRC" O="$k" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" "$@"; }
 	kmake tinyconfig
 	kmake kvm_guest.config
 	(cd "$k" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$k" \
 		"$k/.config" "$@")
 	kmake olddefconfig
 	check_config "$k/.config" "$@"
-	nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" -j"$JOBS" bzImage
+	img=bzImage
+	[ "$arch" = arm64 ] && img=Image
+	nice make -C "$SRC" O="$k" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" -j"$JOBS" $img
 	if has_modules "$v"; then
-		nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" -j"$JOBS" modules
+		nice make -C "$SRC" O="$k" ARCH="$arch" CC="$cc" -j"$JOBS" modules
 		m=$WORK/mod-$v
 		rm -rf "$m"
 		mkdir -p "$m"
 		cp "$here/modules/bp_provoke.c" "$here/modules/Kbuild" "$m/"
-		nice make -C "$SRC" O="$k" ARCH="$arch" CC="$CC" M="$m" modules
+		nice make -C "$SRC" O="$k" ARCH="$arch" CC="$cc" M="$m" modules
 	fi
 	cp "$k/.config" "$WORK/config-$v"
-	note "kernel $v: $(kimage "$v") ($(make -s -C "$SRC" O="$k" ARCH="$arch" kernelrelease))"
+	note "kernel $v: $(kimage "$v") ($(make -s -C "$SRC" O="$k" ARCH="$arch" CROSS_COMPILE="$cross" kernelrelease))"
 }
 
 # check_config CONFIG FRAGMENT...: every CONFIG_X=v / "# CONFIG_X is not set"
@@ -119,18 +146,20 @@ check_config() {
 	[ $bad -eq 0 ] || die "$cfg does not match the fragments"
 }
 
-build_busybox_i386() {
-	[ -x "$BUSYBOX_I386" ] && return 0
-	# Debian's busybox-static for i386, unpacked into the build area only.
-	if ! dpkg --print-foreign-architectures | grep -qx i386; then
-		dpkg --add-architecture i386
+# build_busybox DEBARCH BINARY: Debian's busybox-static for i386 or arm64,
+# unpacked into the build area only.
+build_busybox() {
+	a=$1 bin=$2
+	[ -x "$bin" ] && return 0
+	if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+		dpkg --add-architecture "$a"
 		apt-get update
 	fi
-	d=$WORK/busybox-i386
+	d=$WORK/busybox-$a
 	mkdir -p "$d"
-	(cd "$d" && apt-get download busybox-static:i386 &&
-		dpkg-deb -x busybox-static_*_i386.deb .)
-	[ -x "$BUSYBOX_I386" ] || die "no $BUSYBOX_I386"
+	(cd "$d" && apt-get download "busybox-static:$a" &&
+		dpkg-deb -x busybox-static_*_"$a".deb .)
+	[ -x "$bin" ] || die "no $bin"
 }
 
 gen_init_cpio() {
@@ -211,7 +240,8 @@ build_initramfs() {
 	v=$1 arch=$(karch "$1")
 	case $arch in
 	x86_64) bb=$BUSYBOX ;;
-	i386) build_busybox_i386; bb=$BUSYBOX_I386 ;;
+	i386) build_busybox i386 "$BUSYBOX_I386"; bb=$BUSYBOX_I386 ;;
+	arm64) build_busybox arm64 "$BUSYBOX_ARM64"; bb=$BUSYBOX_ARM64 ;;
 	esac
 	d=$WORK/initramfs-$v
 	mkdir -p "$d"
@@ -278,7 +308,8 @@ qemu_log() {
 	start=$(date +%s)
 	note "recording $name (timeout ${tmo}s): $*"
 	set +e
-	timeout "$tmo" nice qemu-system-x86_64 -machine pc,accel=tcg \
+	# shellcheck disable=SC2086
+	timeout "$tmo" nice $QSYS \
 		-nodefaults -display none -no-reboot -monitor none \
 		-serial "file:$tmp" "$@" </dev/null
 	rc=$?
@@ -288,6 +319,9 @@ qemu_log() {
 	echo "$rc $((end - start)) $(date -u +%Y-%m-%dT%H:%MZ)" >"$WORK/status/$name"
 	note "$name: qemu exit $rc after $((end - start))s, $(wc -c <"$OUT/$name.log") bytes"
 }
+
+# The emulator and machine of the boots (boot612 sets it per arch).
+QSYS="qemu-system-x86_64 -machine pc,accel=tcg"
 
 need_kernel() {
 	[ -f "$(kimage "$1")" ] || build_kernel "$1"
@@ -318,17 +352,24 @@ debian61_initramfs_noroot() {
 }
 
 # boot612 VARIANT NAME TIMEOUT [EXTRA-CMDLINE...]  (dbg and kcsan: 512 MiB,
-# for lockdep's and kmemleak's tables)
+# for lockdep's and kmemleak's tables; kmsan 1 GiB, for its shadow and
+# origin pages; arm64 on QEMU's virt machine, console on its PL011)
 boot612() {
 	v=$1 name=$2 tmo=$3
 	shift 3
 	extra=$*
-	mem=256
+	mem=256 con=ttyS0
 	has_modules "$v" && mem=512
+	[ "$v" = kmsan ] && mem=1024
+	if [ "$(karch "$v")" = arm64 ]; then
+		QSYS="qemu-system-aarch64 -machine virt,accel=tcg -cpu cortex-a57"
+		con=ttyAMA0
+	fi
 	need_kernel "$v"
 	qemu_log "$name" "$tmo" -m $mem -smp 2 \
 		-kernel "$(kimage "$v")" -initrd "$WORK/initramfs-$v.cpio" \
-		-append "console=ttyS0 panic=-1 $extra"
+		-append "console=$con panic=-1 $extra"
+	QSYS="qemu-system-x86_64 -machine pc,accel=tcg"
 }
 
 x86_64_boot() { boot612 x86_64 x86_64-boot 300 ""; }
@@ -365,6 +406,13 @@ kcsan() {
 	n=$1 w=$2 tm=$3
 	shift 3
 	boot612 kcsan "x86_64-kcsan-$n" "$tm" "lkdtm_wait=$w $*"
+}
+
+# kmsan NAME WAIT TIMEOUT CMDLINE...: a boot of the KMSAN kernel
+kmsan() {
+	n=$1 w=$2 tm=$3
+	shift 3
+	boot612 kmsan "x86_64-kmsan-$n" "$tm" "lkdtm_wait=$w $*"
 }
 
 # One line per log, in recording order: NAME FUNCTION [ARGS...]
@@ -426,6 +474,12 @@ x86_64-dbg-busy-inodes dbg busy-inodes 5 400 provoke=busy_inodes
 x86_64-dbg-interleave dbg interleave 5 400 provoke=interleave
 x86_64-dbg-cut dbg cut 5 400 provoke=cut
 x86_64-kcsan-race kcsan race 10 600 provoke=race
+x86_64-kmsan-uninit kmsan uninit 10 900 provoke=uninit
+arm64-boot boot612 arm64 arm64-boot 300
+arm64-lkdtm-exception boot612 arm64 arm64-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
+arm64-lkdtm-bug boot612 arm64 arm64-lkdtm-bug 300 lkdtm=BUG lkdtm_wait=5
+arm64-lkdtm-warning boot612 arm64 arm64-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
+arm64-lkdtm-access-userspace boot612 arm64 arm64-lkdtm-access-userspace 300 lkdtm=ACCESS_USERSPACE lkdtm_wait=5
 i386-boot i386_boot
 i386-lkdtm-warning boot612 i386 i386-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
 i386-lkdtm-exception boot612 i386 i386-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
@@ -443,8 +497,10 @@ run_log() {
 for t in "$@"; do
 	case $t in
 	list) logs_table | cut -d' ' -f1 ;;
-	kernel-x86_64 | kernel-i386 | kernel-dbg | kernel-kcsan) build_kernel "${t#kernel-}" ;;
-	initramfs-x86_64 | initramfs-i386 | initramfs-dbg | initramfs-kcsan)
+	kernel-x86_64 | kernel-i386 | kernel-dbg | kernel-kcsan | kernel-kmsan | \
+		kernel-arm64) build_kernel "${t#kernel-}" ;;
+	initramfs-x86_64 | initramfs-i386 | initramfs-dbg | initramfs-kcsan | \
+		initramfs-kmsan | initramfs-arm64)
 		build_initramfs "${t#initramfs-}" ;;
 	debian-rootfs) build_debian_rootfs ;;
 	logs | all) for n in $(logs_table | cut -d' ' -f1); do run_log "$n"; done ;;

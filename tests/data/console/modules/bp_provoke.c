@@ -85,15 +85,23 @@ static void inconsistent(void)
 	del_timer_sync(&bh_timer);
 }
 
+/* A release with no acquire: bad unlock balance.  A lockdep map exists
+ * only on kernels with lock debugging; elsewhere the case does nothing. */
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
 static struct lock_class_key unbalanced_key;
 static struct lockdep_map unbalanced_map =
 	STATIC_LOCKDEP_MAP_INIT("bp_provoke_unbalanced", &unbalanced_key);
 
-/* A release with no acquire: bad unlock balance. */
 static void bad_unlock(void)
 {
 	lock_map_release(&unbalanced_map);
 }
+#else
+static void bad_unlock(void)
+{
+	pr_info("bp_provoke: bad_unlock needs CONFIG_DEBUG_LOCK_ALLOC\n");
+}
+#endif
 
 struct holder {
 	struct mutex m;
@@ -379,6 +387,25 @@ static void cut(void)
 	migrate_enable();
 }
 
+/* A branch on heap memory nobody wrote: a KMSAN uninit-value report. */
+static noinline int uninit_value(const int *p)
+{
+	return *p;
+}
+
+static void uninit(void)
+{
+	int *p = kmalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return;
+	if (uninit_value(p))
+		pr_info("bp_provoke: nonzero\n");
+	else
+		pr_info("bp_provoke: zero\n");
+	kfree(p);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -404,6 +431,7 @@ static const struct {
 	{ "busy_inodes", busy_inodes },
 	{ "interleave", interleave },
 	{ "cut", cut },
+	{ "uninit", uninit },
 };
 
 static int __init bp_provoke_init(void)
