@@ -473,6 +473,7 @@ x86_64-dbg-netdev-leak dbg netdev-leak 25 400 provoke=netdev_leak
 x86_64-dbg-busy-inodes dbg busy-inodes 5 400 provoke=busy_inodes
 x86_64-dbg-interleave dbg interleave 5 400 provoke=interleave
 x86_64-dbg-cut dbg cut 5 400 provoke=cut
+x86_64-dbg-double-fault dbg double-fault 5 400 provoke=double_fault
 x86_64-kcsan-race kcsan race 10 600 provoke=race
 x86_64-kmsan-uninit kmsan uninit 10 900 provoke=uninit
 arm64-boot boot612 arm64 arm64-boot 300
@@ -483,7 +484,6 @@ arm64-lkdtm-access-userspace boot612 arm64 arm64-lkdtm-access-userspace 300 lkdt
 i386-boot i386_boot
 i386-lkdtm-warning boot612 i386 i386-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
 i386-lkdtm-exception boot612 i386 i386-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
-i386-lkdtm-double-fault boot612 i386 i386-lkdtm-double-fault 300 lkdtm=DOUBLE_FAULT lkdtm_wait=5
 TABLE
 }
 

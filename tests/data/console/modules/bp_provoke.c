@@ -29,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 static char *what = "";
@@ -406,6 +407,26 @@ static void uninit(void)
 	kfree(p);
 }
 
+/* A page fault whose exception frame cannot be pushed: the stack pointer
+ * is moved to the guard page after a vmalloc area, the push faults, and
+ * delivering that #PF faults again, so the CPU raises #DF.  The guard page
+ * is not the task's stack guard, so the kernel prints its plain
+ * "PANIC: double fault" report, not a stack overflow. */
+static void double_fault(void)
+{
+#ifdef CONFIG_X86_64
+	char *p = vmalloc(PAGE_SIZE);
+
+	if (!p)
+		return;
+	local_irq_disable();
+	asm volatile("movq %0, %%rsp\n\tpushq $0"
+		     : : "r"((unsigned long)p + 2 * PAGE_SIZE) : "memory");
+#else
+	pr_info("bp_provoke: double_fault is x86_64 only\n");
+#endif
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -432,6 +453,7 @@ static const struct {
 	{ "interleave", interleave },
 	{ "cut", cut },
 	{ "uninit", uninit },
+	{ "double_fault", double_fault },
 };
 
 static int __init bp_provoke_init(void)
