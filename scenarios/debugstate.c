@@ -8,7 +8,11 @@
  * every ten minutes: longer than a boot).  Its verbose parameter makes the
  * scan print each leak as a kernel message, so the host's console parser
  * sees them as it sees every other report; the note only says how many.
- * It takes two scans to report a leak (the first records checksums).
+ * It takes two scans to report a leak (the first records checksums), and
+ * a scan reports only objects older than kmemleak's minimum age
+ * (MSECS_MIN_AGE in mm/kmemleak.c, 5 s): without a wait between the two, a
+ * leak made by the last scenario, or just before the agent started, would
+ * go unreported.
  * A scan reads all of memory: under TCG it can take a while, so it runs
  * in a child with a time limit (kmemleak stops a scan when the writing
  * task gets a fatal signal).
@@ -27,6 +31,9 @@
 #define KMEMLEAK_VERBOSE "/sys/module/kmemleak/parameters/verbose"
 #define LOCKDEP_STATS "/proc/lockdep_stats"
 #define SCAN_TIMEOUT_MS (120 * 1000)
+/* kmemleak's MSECS_MIN_AGE, and a second for jiffies and clock slack. */
+#define KMEMLEAK_MIN_AGE_MS (5 * 1000)
+#define SCAN_GAP_MS (KMEMLEAK_MIN_AGE_MS + 1000)
 
 static int scan_child(void *unused)
 {
@@ -83,10 +90,13 @@ static void report_kmemleak(void)
 	}
 	/* The first scan only records each object's checksum: an object
 	 * that changed since the last scan (and at the first scan every one
-	 * has) is not reported, so a leak shows at the second. */
+	 * has) is not reported, so a leak shows at the second, once it is
+	 * older than the minimum age. */
 	r = kmemleak_scan();
-	if (r == 0)
+	if (r == 0) {
+		sleep_ms(SCAN_GAP_MS);
 		r = kmemleak_scan();
+	}
 	if (r < 0) {
 		out_note(BP_AGENT_KMEMLEAK_NO_SCAN "%s%s", errname(-r),
 			 r == -EBUSY || r == -EPERM ?
