@@ -64,7 +64,8 @@ static const char *const machinery[] = {
 	"check_preemption_disabled", "__this_cpu_preempt_check",
 	/* allocation and freeing (kmemleak's backtrace starts there) */
 	"kmalloc*", "__kmalloc*", "kmem_cache_alloc*", "__kmem_cache_alloc*",
-	"kmemleak_alloc*", "slab_post_alloc_hook", "slab_alloc_node",
+	"kmemleak_alloc*", "kmemleak_vmalloc", "slab_post_alloc_hook",
+	"slab_alloc_node", "pcpu_alloc*", "__alloc_percpu*", "alloc_percpu*",
 	"kzalloc*", "kvmalloc*", "__kvmalloc*", "krealloc*", "kstrdup*",
 	"kmemdup*", "__alloc_pages*", "alloc_pages*", "vmalloc*", "__vmalloc*",
 	"kfree", "kvfree", "kmem_cache_free", "slab_free*", "__slab_free",

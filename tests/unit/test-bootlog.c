@@ -334,12 +334,51 @@ static void test_debug_notes(void **state)
 	json_object_put(j);
 }
 
+/* The agent's debug notes as a real debug kernel printed them
+ * (tests/data/console/x86_64-dbg-agent.log: the kernel's kmemleak test
+ * module and a lockdep splat before the agent ran as init): the agent's
+ * count of leaks equals the kmemleak reports the console found, and
+ * lockdep is off after its report. */
+static void test_debug_notes_recorded(void **state)
+{
+	_cleanup_free_ char *d = path_join(TEST_DATA, "console");
+	_cleanup_free_ char *path = path_join(d, "x86_64-dbg-agent.log");
+	_cleanup_bootlog_ struct bootlog *b = bootlog_new(NULL, NULL);
+	const struct bootlog_debug *dbg;
+	const struct console *c;
+	unsigned leaks = 0, lockdep = 0;
+	char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		assert_int_equal(bootlog_feed(b, buf, n), 0);
+	fclose(f);
+	assert_int_equal(bootlog_finish(b), 0);
+	dbg = bootlog_debug(b);
+	assert_true(dbg->kmemleak_scanned);
+	assert_int_equal(dbg->kmemleak_leaks, 13);
+	assert_int_equal(dbg->lockdep, BOOTLOG_LOCKDEP_OFF);
+	c = bootlog_console(b);
+	for (size_t i = 0; i < console_n_problems(c); i++) {
+		const struct console_problem *p = console_problem(c, i);
+
+		leaks += p->kind == CONSOLE_KMEMLEAK;
+		lockdep += p->kind == CONSOLE_LOCKDEP;
+	}
+	assert_int_equal(leaks, dbg->kmemleak_leaks);
+	assert_int_equal(lockdep, 1);
+	assert_true(bootlog_agent_said_done(b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_ktap_not_counted),
 		cmocka_unit_test(test_kernel_done_line_ignored),
 		cmocka_unit_test(test_debug_notes),
+		cmocka_unit_test(test_debug_notes_recorded),
 		cmocka_unit_test_setup_teardown(test_golden_console_logs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_golden_boot_logs, setup,

@@ -27,6 +27,8 @@
 #   BUSYBOX_I386  static i386 busybox  [$WORK/busybox-i386/bin/busybox, fetched
 #                 with apt-get download busybox-static:i386 when missing]
 #   BUSYBOX_ARM64 static arm64 busybox [$WORK/busybox-arm64/bin/busybox, likewise]
+#   AGENT     static x86_64 bootproof agent (the debug initramfs)
+#             [build/guest/x86_64/bootproof-agent: make guest]
 #   JOBS  make -j                               [2]
 #   CC    kernel compiler                       [ccache gcc if ccache exists;
 #         clang for kmsan, aarch64-linux-gnu-gcc for arm64]
@@ -47,6 +49,7 @@ BOOT=${BOOT:-/boot}
 DEB_KVER=${DEB_KVER:-6.1.0-57-amd64}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 BUSYBOX_I386=${BUSYBOX_I386:-$WORK/busybox-i386/bin/busybox}
+AGENT=${AGENT:-$here/../../../build/guest/x86_64/bootproof-agent}
 BUSYBOX_ARM64=${BUSYBOX_ARM64:-$WORK/busybox-arm64/bin/busybox}
 JOBS=${JOBS:-2}
 CCACHE=
@@ -172,9 +175,12 @@ gen_init_cpio() {
 # write TYPE to debugfs provoke-crash/DIRECT from a background shell (so an
 # oops kills that shell, not init); provoke=NAME: insmod /bp_provoke.ko
 # what=NAME, likewise; provoke=kmemleak-test: insmod the kernel's own
-# /kmemleak-test.ko.  Then wait lkdtm_wait=N seconds (default 5); with
-# kmemleak_scan=1 ask kmemleak for a verbose scan and print its file too;
-# then power off.  Without any of them it just powers off.
+# /kmemleak-test.ko; provoke=A,B: each in turn.  Then wait lkdtm_wait=N
+# seconds (default 5); with kmemleak_scan=1 ask kmemleak for a verbose scan
+# and print its file too; then power off, or with agent=1 exec the
+# bootproof agent (debug kernel only), which runs the scenarios that
+# bootproof.scenarios= names, its own kmemleak scan and lockdep check, and
+# powers off.  Without any of them it just powers off.
 write_init() {
 	cat >"$1" <<'INIT'
 #!/bin/sh
@@ -184,9 +190,10 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 echo "bootproof-init: up, kernel $(uname -r) $(uname -m)"
-crash= wait=5 provoke= scan=
+crash= wait=5 provoke= scan= agent=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
+	agent=*) agent=${arg#agent=} ;;
 	lkdtm=*) crash=${arg#lkdtm=} ;;
 	lkdtm_wait=*) wait=${arg#lkdtm_wait=} ;;
 	provoke=*) provoke=${arg#provoke=} ;;
@@ -197,8 +204,11 @@ if [ -n "$crash" ]; then
 	echo "bootproof-init: provoking $crash"
 	echo "$crash" >/sys/kernel/debug/provoke-crash/DIRECT &
 fi
-case $provoke in
-"") ;;
+rest=$provoke
+while [ -n "$rest" ]; do
+p=${rest%%,*}
+case $rest in *,*) rest=${rest#*,} ;; *) rest= ;; esac
+case $p in
 busy_inodes)
 	# a file system for the module to keep an inode of past umount
 	mkdir -p /bpfs && mount -t ramfs ramfs /bpfs && echo x >/bpfs/f
@@ -210,10 +220,11 @@ kmemleak-test)
 	insmod /kmemleak-test.ko &
 	;;
 *)
-	echo "bootproof-init: provoking $provoke"
-	insmod /bp_provoke.ko "what=$provoke" &
+	echo "bootproof-init: provoking $p"
+	insmod /bp_provoke.ko "what=$p" &
 	;;
 esac
+done
 if [ -n "$crash$provoke" ]; then
 	sleep "$wait"
 	echo "bootproof-init: still running after ${wait}s"
@@ -227,6 +238,10 @@ if [ "$scan" = 1 ]; then
 	echo scan >/sys/kernel/debug/kmemleak
 	echo scan >/sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
+fi
+if [ "$agent" = 1 ]; then
+	echo "bootproof-init: exec /bootproof-agent"
+	exec /bootproof-agent
 fi
 echo "bootproof-init: powering off"
 poweroff -f
@@ -263,6 +278,8 @@ build_initramfs() {
 		fi
 		if [ "$v" = dbg ]; then
 			echo "file /kmemleak-test.ko $(kdir dbg)/samples/kmemleak/kmemleak-test.ko 0644 0 0"
+			[ -x "$AGENT" ] || die "no agent at $AGENT (make guest)"
+			echo "file /bootproof-agent $AGENT 0755 0 0"
 		fi
 	} >"$d/list"
 	gen_init_cpio "$d/list" >"$WORK/initramfs-$v.cpio"
@@ -474,6 +491,7 @@ x86_64-dbg-busy-inodes dbg busy-inodes 5 400 provoke=busy_inodes
 x86_64-dbg-interleave dbg interleave 5 400 provoke=interleave
 x86_64-dbg-cut dbg cut 5 400 provoke=cut
 x86_64-dbg-double-fault dbg double-fault 5 400 provoke=double_fault
+x86_64-dbg-agent dbg agent 8 400 provoke=kmemleak-test,abba agent=1 bootproof.scenarios=mm,userfaultfd
 x86_64-kcsan-race kcsan race 10 600 provoke=race
 x86_64-kmsan-uninit kmsan uninit 10 900 provoke=uninit
 arm64-boot boot612 arm64 arm64-boot 300
