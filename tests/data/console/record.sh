@@ -34,6 +34,9 @@
 #         clang for kmsan, aarch64-linux-gnu-gcc for arm64]
 # Needs: qemu-system-x86, busybox-static, e2fsprogs, cpio, kernel build deps;
 # clang for kmsan; gcc-aarch64-linux-gnu and qemu-system-arm for arm64.
+# Debian's gcc-aarch64-linux-gnu and gcc-multilib (which bootproof's i386
+# agent needs, make setup) conflict: installing one removes the other, so
+# put gcc-multilib back (make setup) after building the arm64 kernel.
 # Everything runs under TCG (no KVM).  The boots take about 20 minutes on an
 # idle 2-core host; each kernel build 30-60 minutes (less with a warm ccache).
 # Boot logs recorded on an overloaded host pick up spurious soft lockups and
