@@ -501,7 +501,6 @@ arm64-boot boot612 arm64 arm64-boot 300
 arm64-lkdtm-exception boot612 arm64 arm64-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
 arm64-lkdtm-bug boot612 arm64 arm64-lkdtm-bug 300 lkdtm=BUG lkdtm_wait=5
 arm64-lkdtm-warning boot612 arm64 arm64-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
-arm64-lkdtm-access-userspace boot612 arm64 arm64-lkdtm-access-userspace 300 lkdtm=ACCESS_USERSPACE lkdtm_wait=5
 i386-boot i386_boot
 i386-lkdtm-warning boot612 i386 i386-lkdtm-warning 300 lkdtm=WARNING lkdtm_wait=5
 i386-lkdtm-exception boot612 i386 i386-lkdtm-exception 300 lkdtm=EXCEPTION lkdtm_wait=5
