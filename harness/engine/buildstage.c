@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "adapters/proc.h"
+#include "engine/buildmeasure.h"
 #include "util/clock.h"
 #include "util/fileio.h"
 #include "util/lockfile.h"
@@ -55,6 +56,7 @@ void buildstage_result_done(struct buildstage_result *r)
 	builderr_done(&r->error);
 	free(r->dir);
 	clear_paths(r);
+	json_object_put(r->measure);
 	*r = (struct buildstage_result){ 0 };
 }
 
@@ -146,6 +148,8 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 		r->cpu_seconds = json_object_get_double(v);
 	r->built = jdup(j, "built");
 	r->kernelrelease = jdup(j, "kernelrelease");
+	json_object_put(r->measure);
+	r->measure = json_object_get(jsonx_get(j, "measure"));
 	if (res && !strcmp(res, "fail")) {
 		json_object *e = NULL;
 
@@ -204,6 +208,7 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 struct logger {
 	FILE *f;
 	const struct buildstage_opts *o;
+	const char *ccache_log;	/* CCACHE_STATSLOG, or NULL */
 	struct strbuf part[2];	/* unfinished line per stream */
 };
 
@@ -253,9 +258,9 @@ static int make(const struct buildstage_opts *o, struct logger *lg,
 		const char *extra, struct proc_result *res)
 {
 	_cleanup_free_ char *odir = NULL, *arch = NULL, *ccv = NULL;
-	_cleanup_free_ char *jobs = NULL, *ccache_dir = NULL;
+	_cleanup_free_ char *jobs = NULL, *ccache_dir = NULL, *stats = NULL;
 	const char *argv[16];
-	const char *env[] = { NULL, NULL };
+	const char *env[] = { NULL, NULL, NULL };
 	size_t n = 0;
 
 	if (asprintf(&odir, "O=%s", obj) < 0 ||
@@ -265,6 +270,11 @@ static int make(const struct buildstage_opts *o, struct logger *lg,
 	    asprintf(&ccache_dir, "CCACHE_DIR=%s/ccache", o->cache) < 0)
 		return -ENOMEM;
 	env[0] = ccache_dir;
+	if (lg->ccache_log) {
+		if (asprintf(&stats, "CCACHE_STATSLOG=%s", lg->ccache_log) < 0)
+			return -ENOMEM;
+		env[1] = stats;
+	}
 	argv[n++] = "make";
 	argv[n++] = "-C";
 	argv[n++] = o->ksrc;
@@ -403,6 +413,9 @@ static int publish(const struct buildstage_opts *o, const char *obj,
 	json_object_object_add(j, "cpu_seconds",
 			       json_object_new_double(ret->cpu_seconds));
 	json_object_object_add(j, "built", json_object_new_string(created));
+	if (ret->measure)
+		json_object_object_add(j, "measure",
+				       json_object_get(ret->measure));
 	if (!pass) {
 		json_object *e = json_object_new_object();
 
@@ -453,6 +466,55 @@ static const char *const t_olddefconfig[] = { "olddefconfig", NULL };
 static const char *const t_bzimage[] = { "bzImage", NULL };
 static const char *const t_bzimage_modules[] = { "bzImage", "modules", NULL };
 static const char *const t_modules_install[] = { "modules_install", NULL };
+
+/*
+ * Before a candidate's build, its starting point: opts->after built in the
+ * O= tree (a make of that .config, published nowhere), unless the tree
+ * holds it already.  A failure or an interruption only leaves the tree
+ * holding something else, which the measure then says.  Returns the CPU
+ * seconds it took (0 when nothing was done).
+ */
+static double restore_after(const struct buildstage_opts *o, const char *obj,
+			    struct logger *lg)
+{
+	_cleanup_(proc_result_release) struct proc_result pr = PROC_RESULT_INIT;
+	_cleanup_free_ char *ccache = NULL, *objcfg = path_join(obj, ".config");
+	_cleanup_free_ char *last = path_join(obj, BUILDMEASURE_LAST_CONFIG);
+	_cleanup_strbuf_ struct strbuf held = STRBUF_INIT;
+	const char *cc = proc_find_program("ccache", &ccache) == 0 ? "ccache gcc"
+								    : "gcc";
+	const char *const *targets = config_has_modules(o->after)
+					     ? t_bzimage_modules
+					     : t_bzimage;
+	double cpu0 = clock_children_cpu_s();
+	char want[65];
+	const char *lg_ccache = lg->ccache_log;
+
+	if (!o->after || sha256_file_hex(o->after, want) < 0)
+		return 0;
+	if (strbuf_read_file(&held, last, 256) > 0) {
+		strbuf_trim(&held);
+		if (!strcmp(held.buf, want))
+			return 0;
+	}
+	log_note(lg, "first the starting point: %s (sha256 %s) built in %s, "
+		 "so that this build is an incremental one after it", o->after,
+		 want, obj);
+	if (copy_file_atomic(o->after, objcfg, 0644) < 0)
+		return 0;
+	lg->ccache_log = NULL;
+	if (make(o, lg, obj, cc, t_olddefconfig, NULL, &pr) == 0 &&
+	    proc_result_ok(&pr) && !pr.cancelled) {
+		proc_result_release(&pr);
+		if (make(o, lg, obj, cc, targets, NULL, &pr) == 0 &&
+		    proc_result_ok(&pr) && !pr.cancelled)
+			buildmeasure_mark(obj, want);
+	}
+	lg->ccache_log = lg_ccache;
+	log_note(lg, "starting point done (%.1f s of CPU); now the candidate",
+		 clock_children_cpu_s() - cpu0);
+	return clock_children_cpu_s() - cpu0;
+}
 
 static int build(const struct buildstage_opts *o, const char *obj,
 		 const char *tmp, struct logger *lg, bool *ret_modules,
@@ -525,12 +587,34 @@ static int build(const struct buildstage_opts *o, const char *obj,
 	return 0;
 }
 
+/* The measure of a build that passed, from the O= tree and the artifacts
+ * still there (the modules already installed in tmp). */
+static void measure(const char *obj, const char *tmp,
+		    struct buildstage_result *ret, struct buildmeasure *bm)
+{
+	_cleanup_free_ char *bz = path_join(obj, "arch/x86/boot/bzImage");
+	_cleanup_free_ char *vm = path_join(obj, "vmlinux");
+	_cleanup_free_ char *mods = NULL;
+
+	buildmeasure_after(obj, ret->hash, ret->cpu_seconds, bm);
+	if (ret->kernelrelease &&
+	    asprintf(&mods, "%s/modules/lib/modules/%s", tmp,
+		     ret->kernelrelease) < 0)
+		mods = NULL;
+	buildmeasure_sizes(bz, vm, mods && access(mods, R_OK) == 0 ? mods : NULL,
+			   bm);
+	json_object_put(ret->measure);
+	ret->measure = buildmeasure_json(bm);
+}
+
 int buildstage_run(const struct buildstage_opts *o,
 		   struct buildstage_result *ret, struct strbuf *err)
 {
 	_cleanup_free_ char *kdir = NULL, *ws = NULL, *obj = NULL;
-	_cleanup_free_ char *tmp = NULL, *bl = NULL;
+	_cleanup_free_ char *tmp = NULL, *bl = NULL, *ccache_log = NULL;
 	_cleanup_lockfile_ int lock = -1;
+	struct buildmeasure bm;
+	double restored;
 	struct logger lg = { .o = o, .part = { STRBUF_INIT, STRBUF_INIT } };
 	bool modules = false;
 	double t0 = clock_mono_s(), cpu0 = clock_children_cpu_s();
@@ -579,14 +663,26 @@ int buildstage_run(const struct buildstage_opts *o,
 		r = strbuf_fail(err, -errno, "%s: %s", o->log, strerror(errno));
 		goto out;
 	}
+	ccache_log = buildmeasure_ccache_log(obj);
+	restored = restore_after(o, obj, &lg);
+	cpu0 = clock_children_cpu_s();
+	buildmeasure_before(obj, &bm);
+	bm.restore_cpu_seconds = restored;
+	lg.ccache_log = ccache_log;
 	r = build(o, obj, tmp, &lg, &modules, ret, err);
 	ret->seconds = clock_mono_s() - t0;
 	ret->cpu_seconds = clock_children_cpu_s() - cpu0;
+	if (r < 0 || ret->status != BUILDSTAGE_PASS)
+		buildmeasure_mark(obj, ret->hash);
 	if (r < 0 || ret->status == BUILDSTAGE_CANCELLED)
 		goto out;
-	if (ret->status == BUILDSTAGE_PASS)
-		log_note(&lg, "built in %.1f s (%.1f s of CPU)", ret->seconds,
-			 ret->cpu_seconds);
+	if (ret->status == BUILDSTAGE_PASS) {
+		measure(obj, tmp, ret, &bm);
+		log_note(&lg, "built in %.1f s (%.1f s of CPU), %ld objects, "
+			 "%ld of them compiled now%s", ret->seconds,
+			 ret->cpu_seconds, bm.objects, bm.objects_compiled,
+			 bm.from_clean ? " (from clean)" : "");
+	}
 	fclose(lg.f);
 	lg.f = NULL;
 	/* A failure is kept only when the log says what failed. */

@@ -42,6 +42,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include <json-c/json.h>
+
 #include "core/builderr.h"
 #include "util/cleanup.h"
 #include "util/strbuf.h"
@@ -57,6 +59,11 @@ struct buildstage_opts {
 	/* Set by a signal handler: make is stopped, result CANCELLED. */
 	volatile sig_atomic_t *cancel;
 	bool rebuild;		/* build even when the .config was built */
+	/* A .config to have built in the O= tree before this one (when the
+	 * tree holds another), so that this build's measure is an
+	 * incremental build after it: the matrix gives an "each"
+	 * candidate its base's.  NULL: whatever the tree holds. */
+	const char *after;
 	/* Each complete line make prints (without '\n'), for progress. */
 	void (*on_line)(void *ud, const char *line);
 	void *ud;
@@ -86,6 +93,10 @@ struct buildstage_result {
 	 * dir/modules/lib/modules/<kernelrelease> or NULL. */
 	char *bzimage, *vmlinux, *system_map, *config, *modules;
 	char *kernelrelease;	/* "6.12.118" (from `make kernelrelease`) */
+	/* What the build cost and made (engine/buildmeasure.h: the
+	 * "measure" member), when it passed; kept in build.json and read
+	 * back when reused; NULL for builds recorded before it. */
+	json_object *measure;
 };
 
 /* "pass", "reused", "fail", "skip" (cancelled) as in run.json. */

@@ -426,8 +426,12 @@ static json_object *build_json(const struct matrix *m,
 		.dir = res->dir,
 		.kernelrelease = res->kernelrelease,
 	};
+	json_object *j = matrixrec_build(&v, m->o->ksrc);
 
-	return matrixrec_build(&v, m->o->ksrc);
+	if (res->measure)
+		json_object_object_add(j, "measure",
+				       json_object_get(res->measure));
+	return j;
 }
 
 static void build_said(struct matrix *m, const struct buildstage_result *res,
@@ -453,6 +457,23 @@ static void build_said(struct matrix *m, const struct buildstage_result *res,
 	}
 }
 
+/* The final .config of the arch's base candidate, for an "each"
+ * candidate (its build measured as an incremental one after the base,
+ * docs/cost.md), when the base built; else NULL.  malloc'd. */
+static char *base_config(const struct matrix *m, const struct cand *c)
+{
+	for (size_t i = 0; c->rc.kind == PLAN_CAND_EACH && i < m->n_cands; i++) {
+		const struct cand *b = &m->cands[i];
+		const char *br = jsonx_str(jsonx_get(rec_of(m, b), "build"),
+					   "result");
+
+		if (b->rc.kind == PLAN_CAND_BASE && b->rc.as == c->rc.as && br &&
+		    (!strcmp(br, "pass") || !strcmp(br, "reused")))
+			return path_join(b->dir, "config");
+	}
+	return NULL;
+}
+
 static unsigned stage_build(void *ud, const struct matrix_stage *st,
 			    json_object **ret)
 {
@@ -476,11 +497,14 @@ static unsigned stage_build(void *ud, const struct matrix_stage *st,
 		.on_line = on_make_line,
 		.ud = m,
 	};
+	_cleanup_free_ char *after = NULL;
 	int r;
 
 	progress_start(&m->prog, c->rc.id, "build");
 	if (asprintf(&rel, "%s/build.log", c->rc.id) < 0)
 		abort();
+	after = base_config(m, c);
+	bo.after = after;
 	r = buildstage_run(&bo, &res, &err);
 	if (r < 0) {
 		*ret = matrixrec_build_infra(err.buf,
