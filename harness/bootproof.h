@@ -19,5 +19,6 @@ int verb_config(int argc, char **argv);
 int verb_groups(int argc, char **argv);
 int verb_run(int argc, char **argv);
 int verb_kcidb(int argc, char **argv);
+int verb_cost(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const struct verb verbs[] = {
 	{ "groups", verb_groups, "list the option groups" },
 	{ "run", verb_run, "the matrix: a plan's candidates through config, build, boot" },
 	{ "kcidb", verb_kcidb, "a run as a KernelCI KCIDB document" },
+	{ "cost", verb_cost, "what each option group of a run costs against the base" },
 };
 
 static void usage(FILE *f)

@@ -297,10 +297,15 @@ int main(int argc, char **argv)
 	char cmdline[4096] = "";
 	unsigned n = 0, npass = 0, nfail = 0, nskip = 0;
 	struct utsname u;
+	long memavail_kb = 0;
+	bool have_memavail = false;
 
 	agent_is_pid1 = getpid() == 1;
 	if (agent_is_pid1) {
 		pid1_setup();
+		/* Before the scenarios take any: what the kernel left. */
+		have_memavail = read_keyed("/proc/meminfo", "MemAvailable",
+					   &memavail_kb) == 0;
 	} else {
 		static const struct option opts[] = {
 			{ "cmdline", required_argument, NULL, 'c' },
@@ -364,6 +369,8 @@ int main(int argc, char **argv)
 		out_note("version %s, kernel %s %s, %s", AGENT_VERSION,
 			 u.release, u.machine,
 			 agent_is_pid1 ? "running as init" : "not init");
+	if (have_memavail)
+		out_note(BP_AGENT_MEMAVAILABLE "%ld kB", memavail_kb);
 	for (unsigned i = 0; i < n_setup_notes; i++)
 		out_note("%s", setup_notes[i]);
 	for (unsigned i = 0; i < params.n_problems; i++)

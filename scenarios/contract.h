@@ -88,6 +88,13 @@
 #define BP_AGENT_KMEMLEAK_NO_SCAN "kmemleak: no scan: "
 #define BP_AGENT_LOCKDEP_ON "lockdep: on"
 #define BP_AGENT_LOCKDEP_OFF "lockdep: off"
+/*
+ * The agent's first look at memory, before any scenario ran (a note,
+ * after BP_AGENT_NOTE): "memavailable: N kB", /proc/meminfo's
+ * MemAvailable.  What an option group costs in memory (docs/cost.md)
+ * compares it between kernels booted with the same memory.
+ */
+#define BP_AGENT_MEMAVAILABLE "memavailable: "
 /* The kgdb scenario's handshake: the line starts so, then " port=TTY
  * wait=S"; the host answers with a byte on the kgdb port. */
 #define BP_KGDB_READY "# kgdb: ready"

@@ -15,6 +15,7 @@ struct bootlog {
 	void *ud;
 	bool agent_done;
 	struct bootlog_debug debug;
+	struct bootlog_memory mem;
 };
 
 static bool prefixed(const char *s, const char *prefix)
@@ -45,6 +46,53 @@ static void agent_debug_note(struct bootlog_debug *d, const char *t)
 	}
 }
 
+/* A decimal number of kB followed by 'K' (the kernel's "%luK"). */
+static bool kib(const char **p, long *ret)
+{
+	char *end;
+	long v;
+
+	if (**p < '0' || **p > '9')
+		return false;
+	errno = 0;
+	v = strtol(*p, &end, 10);
+	if (errno || *end != 'K')
+		return false;
+	*ret = v;
+	*p = end + 1;
+	return true;
+}
+
+/* "Memory: 104380K/130552K available (...)": the first one counts. */
+static void kernel_memory_line(struct bootlog_memory *m, const char *t)
+{
+	long a, tot;
+
+	if (m->kernel_total_kb >= 0 || strncmp(t, "Memory: ", 8))
+		return;
+	t += 8;
+	if (kib(&t, &a) && *t++ == '/' && kib(&t, &tot) &&
+	    !strncmp(t, " available", 10)) {
+		m->kernel_available_kb = a;
+		m->kernel_total_kb = tot;
+	}
+}
+
+static void agent_memory_note(struct bootlog_memory *m, const char *t)
+{
+	const char *n = strstr(t, BP_AGENT_NOTE BP_AGENT_MEMAVAILABLE);
+	char *end;
+	long v;
+
+	if (!n || m->agent_memavailable_kb >= 0)
+		return;
+	n += strlen(BP_AGENT_NOTE BP_AGENT_MEMAVAILABLE);
+	errno = 0;
+	v = strtol(n, &end, 10);
+	if (!errno && end != n && v >= 0 && !strcmp(end, " kB"))
+		m->agent_memavailable_kb = v;
+}
+
 static void on_line(const struct console_line *l, void *ud)
 {
 	struct bootlog *b = ud;
@@ -56,6 +104,9 @@ static void on_line(const struct console_line *l, void *ud)
 		if (strstr(l->text, BP_AGENT_DONE_LINE))
 			b->agent_done = true;
 		agent_debug_note(&b->debug, l->text);
+		agent_memory_note(&b->mem, l->text);
+	} else {
+		kernel_memory_line(&b->mem, l->text);
 	}
 	if (b->ops.on_line)
 		b->ops.on_line(l, agent, b->ud);
@@ -102,6 +153,7 @@ struct bootlog *bootlog_new(const struct bootlog_ops *ops, void *userdata)
 		.ud = userdata,
 		.con = console_new(&cops, b),
 		.ktap = ktap_new(&kl, on_ktap, b),
+		.mem = { -1, -1, -1 },
 	};
 	if (b->con && b->ktap)
 		return b;
@@ -150,6 +202,11 @@ bool bootlog_agent_said_done(const struct bootlog *b)
 const struct bootlog_debug *bootlog_debug(const struct bootlog *b)
 {
 	return &b->debug;
+}
+
+const struct bootlog_memory *bootlog_memory(const struct bootlog *b)
+{
+	return &b->mem;
 }
 
 static const char *const lockdep_names[] = {

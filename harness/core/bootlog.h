@@ -106,6 +106,18 @@ const struct bootlog_debug *bootlog_debug(const struct bootlog *b);
 /* "on", "off", or NULL for BOOTLOG_LOCKDEP_UNKNOWN. */
 const char *bootlog_lockdep_name(enum bootlog_lockdep l);
 
+/*
+ * Memory as the boot reported it: the kernel's "Memory: AK/TK available
+ * (...)" line (mm/mm_init.c: what the page allocator got, of the RAM it
+ * saw) and the agent's note of MemAvailable at its start
+ * (contract.h BP_AGENT_MEMAVAILABLE).  -1: not seen.
+ */
+struct bootlog_memory {
+	long kernel_available_kb, kernel_total_kb;
+	long agent_memavailable_kb;
+};
+const struct bootlog_memory *bootlog_memory(const struct bootlog *b);
+
 /* Does the log look like a kernel console at all: a milestone, a printk
  * timestamp, a problem or a KTAP document?  (A recorded file that shows
  * none of these is not a console log.) */

@@ -130,7 +130,7 @@ static size_t split(char *s, char **words, size_t max, bool *too_many)
 }
 
 struct seen {
-	unsigned name, arch, candidates, timeout;
+	unsigned name, arch, candidates, timeout, boots;
 };
 
 static int directive(struct plan *p, struct seen *seen, const char *file,
@@ -244,8 +244,24 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 				    "(1..86400), got '%s'", w[1]);
 		return 0;
 	}
+	if (!strcmp(key, "boots")) {
+		if (arch)
+			return fail(err, file, ln, "'boots' cannot be given "
+				    "per arch");
+		if (seen->boots)
+			return fail(err, file, ln, "boots given twice (first "
+				    "at line %u)", seen->boots);
+		seen->boots = ln;
+		if (n != 2 || parse_uint(w[1], PLAN_MAX_BOOTS, &p->boots) < 0 ||
+		    !p->boots)
+			return fail(err, file, ln, "boots: expected a count "
+				    "(1..%u), got '%s'", PLAN_MAX_BOOTS,
+				    n > 1 ? w[1] : "");
+		return 0;
+	}
 	return fail(err, file, ln, "unknown directive '%s' (name, arch, base, "
-		    "base-group, group, candidates, scenarios, timeout)", key);
+		    "base-group, group, candidates, scenarios, timeout, boots)",
+		    key);
 }
 
 int plan_parse(const char *file, const char *buf, size_t len,

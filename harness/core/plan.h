@@ -29,6 +29,9 @@
  *				scenario the candidates' groups name)
  *	timeout S		limit of one boot in seconds (default: the
  *				boot engine's, by accelerator and debug options)
+ *	boots N			boot each candidate N times (1..PLAN_MAX_BOOTS,
+ *				default 1): its boot times become medians with
+ *				a spread (docs/cost.md)
  *
  * A group G is a name (group_name_valid) or a path with a '/' (relative
  * paths are relative to the plan file's directory: the caller joins them).
@@ -70,7 +73,11 @@ struct plan {
 	char **scenarios;	/* NULL when not restricted */
 	size_t n_scenarios;
 	unsigned timeout_s;	/* 0: the boot engine's default */
+	unsigned boots;		/* boots per candidate; 0: not given (1) */
 };
+
+/* The most boots per candidate a plan (or run --boots) may ask for. */
+#define PLAN_MAX_BOOTS 20
 
 /*
  * Parse len bytes of buf, the content of file (its base name gives the

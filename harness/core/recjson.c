@@ -180,3 +180,22 @@ json_object *recjson_debug(const struct bootlog *b)
 	json_object_object_add(o, "kmemleak", k);
 	return o;
 }
+
+static json_object *kb_or_null(long v)
+{
+	return v >= 0 ? json_object_new_int64(v) : NULL;
+}
+
+json_object *recjson_memory(const struct bootlog *b)
+{
+	const struct bootlog_memory *m = bootlog_memory(b);
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kernel_available_kb",
+			       kb_or_null(m->kernel_available_kb));
+	json_object_object_add(o, "kernel_total_kb",
+			       kb_or_null(m->kernel_total_kb));
+	json_object_object_add(o, "agent_memavailable_kb",
+			       kb_or_null(m->agent_memavailable_kb));
+	return o;
+}

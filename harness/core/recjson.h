@@ -38,6 +38,10 @@ struct bootlog;
  * no_scan (the agent's) } or null when neither said anything of it }. */
 json_object *recjson_debug(const struct bootlog *b);
 
+/* The boot's "memory": { kernel_available_kb, kernel_total_kb,
+ * agent_memavailable_kb }, each null when not seen (bootlog_memory). */
+json_object *recjson_memory(const struct bootlog *b);
+
 /* A double printed with 3 decimals ("43.813", not 43.813000000000002). */
 json_object *recjson_seconds(double v);
 

@@ -56,7 +56,7 @@ struct session {
 	bool log_cut;		/* console.log reached CONSOLE_LOG_MAX */
 	char *log_path;
 	int stage_lock;		/* flock on <stage_dir>.lock while we run */
-	long long t0, t_init, panic_at, last_update;
+	long long t0, t_init, t_done, panic_at, last_update;
 	bool updated;
 	/* kgdb */
 	int kgdb_port;
@@ -132,6 +132,8 @@ static void on_line(const struct console_line *l, bool agent, void *ud)
 	 * the agent's output is not a panic. */
 	if (!s->panic_at && !strncmp(t, "Kernel panic - not syncing", 26))
 		s->panic_at = clock_mono_ms();
+	if (agent && s->t_done < 0 && bootlog_agent_said_done(s->bl))
+		s->t_done = clock_mono_ms();
 	/* Only the agent's lines (bootlog.h) say the agent is ready. */
 	if (agent && s->kgdb_wanted && strstr(t, BP_KGDB_READY))
 		s->kgdb_ready = true;
@@ -361,6 +363,11 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 			       init && init->timestamp >= 0
 				       ? recjson_seconds(init->timestamp)
 				       : NULL);
+	json_object_object_add(o, "time_to_agent_end_s",
+			       s->t_done >= 0 ? recjson_seconds(
+							(s->t_done - s->t0) / 1000.0)
+					      : NULL);
+	json_object_object_add(o, "memory", recjson_memory(s->bl));
 	recjson_add_str(o, "verdict", v ? boot_verdict_name(v->verdict) : "RUNNING");
 	recjson_add_str(o, "reason", v ? v->reason : NULL);
 	if (v) {
@@ -892,7 +899,8 @@ static int boot_attempt(const struct boot_request *req_in,
 			struct boot_outcome *ret)
 {
 	struct boot_request req = *req_in;
-	struct session s = { .req = &req, .t_init = -1, .stage_lock = -1 };
+	struct session s = { .req = &req, .t_init = -1, .t_done = -1,
+			     .stage_lock = -1 };
 	static const struct bootlog_ops bops = {
 		.on_line = on_line,
 		.on_milestone = on_milestone,

@@ -16,9 +16,11 @@
 #include "core/matrixrec.h"
 #include "core/recjson.h"
 #include "engine/boot.h"
+#include "engine/bootsamples.h"
 #include "engine/buildstage.h"
 #include "engine/configcache.h"
 #include "engine/configstage.h"
+#include "engine/costs.h"
 #include "engine/image.h"
 #include "engine/plangroups.h"
 #include "engine/progress.h"
@@ -640,11 +642,17 @@ static unsigned stage_boot(void *ud, const struct matrix_stage *st,
 		};
 		bp_arch_from_name(c->rc.as->arch, &req.arch); /* plan: checked */
 		r = boot_run(&req, &out);
+		if (r == 0 && out.verdict != VERDICT_INFRA)
+			bootsamples_run(&req, m->o->boots ? m->o->boots
+							  : m->o->plan->boots,
+					out.record);
 	}
 	if (r < 0) {
 		progress_end(&m->prog, "cannot boot: %s", strerror(-r));
 		return MATRIX_STAGE_INFRA;
 	}
+	json_object_object_add(out.record, "image_bytes",
+			       json_object_new_int64((int64_t)img->img.size));
 	boot_said(m, out.record);
 	*ret = out.record;
 	return out.verdict == VERDICT_INFRA ? MATRIX_STAGE_INFRA : 0;
@@ -922,6 +930,8 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 		run_cand(&m, &m.cands[i]);
 	progress_done(&m.prog);
 	update_groups(&m);
+	json_object_object_add(m.run->doc, "costs",
+			       costs_of_run(m.run->dir, m.run->doc));
 	ret->exit_code = exit_code(&m);
 	r = run_close(m.run, ret->exit_code, !interrupted(&m));
 	if (r < 0) {

@@ -94,6 +94,9 @@ struct matrix_opts {
 	bool quiet;		/* no progress on stderr (--json) */
 	unsigned jobs;		/* make -j; 0: the CPU count */
 	unsigned retries;	/* boots whose QEMU died by itself: tries again */
+	/* Boots per candidate (its times become medians, docs/cost.md);
+	 * 0: the plan's "boots", else 1. */
+	unsigned boots;
 	bool rebuild;		/* build even what the cache has */
 	volatile sig_atomic_t *interrupted;
 	const struct domain_ops *ops;	/* NULL: libvirt */

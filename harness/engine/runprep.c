@@ -244,6 +244,7 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 			.quiet = a->quiet,
 			.jobs = a->jobs,
 			.retries = a->retries,
+			.boots = a->boots,
 			.rebuild = a->rebuild,
 		};
 

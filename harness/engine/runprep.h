@@ -31,6 +31,7 @@ struct runprep_args {
 	const char *uri;	/* NULL: guesthost_uri() */
 	unsigned jobs;		/* make -j; 0: the CPU count */
 	unsigned retries;	/* engine/boot.h: boot_request.retries */
+	unsigned boots;		/* boots per candidate; 0: the plan's */
 	bool rebuild;		/* build even what the cache has */
 	bool quiet;		/* no progress on stderr (--json) */
 	int argc;		/* recorded in run.json */

@@ -15,6 +15,8 @@
 
 #include "bootproof.h"
 #include "engine/ksrc.h"
+#include "core/costrec.h"
+#include "core/plan.h"
 #include "engine/runprep.h"
 #include "util/jsonx.h"
 #include "util/log.h"
@@ -49,6 +51,7 @@ static void summary(const struct run *run, const char *report)
 	json_object *arches = jsonx_get(plan, "arches");
 	json_object *names = jsonx_get(plan, "groups");
 	size_t na = arches ? json_object_array_length(arches) : 0;
+	json_object *costs;
 
 	printf("%-24s", "group");
 	for (size_t a = 0; a < na; a++)
@@ -89,6 +92,13 @@ static void summary(const struct run *run, const char *report)
 		       stage ? " at " : "", stage ? stage : "",
 		       jsonx_text(g, "reason") ?: "");
 	}
+	costs = jsonx_get(run->doc, "costs");
+	if (costs && json_object_array_length(costs)) {
+		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+		costrec_text(costs, &sb);
+		printf("\nwhat each group costs (bootproof cost):\n%s\n", sb.buf);
+	}
 	printf("results: %s/\n", run->dir);
 	if (report)
 		printf("report: %s\n", report);
@@ -101,7 +111,7 @@ int verb_run(int argc, char **argv)
 	const char *results = "results", *resume = NULL, *accel_arg = "auto";
 	const char *uri = NULL;
 	struct matrix_outcome out = { 0 };
-	unsigned jobs = 0, retries = 1;
+	unsigned jobs = 0, retries = 1, boots = 0;
 	_cleanup_(opt_list_done) struct opt_list arch_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
 	const char *ksrc_opt = NULL;
@@ -132,6 +142,10 @@ int verb_run(int argc, char **argv)
 		OPT_UINT(0, "retries", &retries, "N", "retries", 0, 10,
 			 "boot a candidate again, up to N times, when QEMU\n"
 			 "dies by itself (default 1; earlier attempts kept)"),
+		OPT_UINT(0, "boots", &boots, "N", "boots", 1, PLAN_MAX_BOOTS,
+			 "boot each candidate N times: boot times become\n"
+			 "medians with their spread (default: the plan's\n"
+			 "\"boots\", else 1)"),
 		OPT_FLAG(0, "rebuild", &rebuild,
 			 "build every candidate again, even when the cache\n"
 			 "has its .config built (e.g. after editing the tree)"),
@@ -174,7 +188,7 @@ int verb_run(int argc, char **argv)
 			.groups = groups.v, .n_groups = groups.n,
 			.ksrc = ksrc_arg, .results = results, .resume = resume,
 			.accel = accel_arg, .uri = uri, .jobs = jobs,
-			.retries = retries,
+			.retries = retries, .boots = boots,
 			.rebuild = rebuild, .quiet = json,
 			.argc = argc, .argv = argv,
 		};
