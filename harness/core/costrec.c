@@ -195,6 +195,8 @@ static json_object *build_json(json_object *b, json_object *g)
 	build_of(b, NULL, &cb);
 	build_of(g, base_hash, &cg);
 	cost_cpu_of(&cb, &cg, &cpu);
+	json_object_object_add(o, "measured",
+			       json_object_new_boolean(mb && mg));
 	json_object_object_add(o, "objects", exact(mb, mg, "objects"));
 	c = json_object_new_object();
 	recjson_add_str(c, "how", cost_cpu_how_name(cpu.how));
@@ -477,9 +479,11 @@ static void add_sampled(struct strbuf *sb, json_object *f, const char *unit,
 	num(g, "median", &mg);
 	num(b, "n", &nb);
 	num(g, "n", &ng);
-	if (!strcmp(c, "none"))
+	if (!strcmp(c, "none") && d != 0)
 		strbuf_addf(sb, "none (%+.1f %s, inside the spread of %.1f %s)",
 			    d / scale, unit, spread / scale, unit);
+	else if (!strcmp(c, "none"))
+		strbuf_addstr(sb, "none");
 	else
 		strbuf_addf(sb, "%+.1f %s", d / scale, unit);
 	strbuf_addf(sb, "; median %.1f -> %.1f %s", mb / scale, mg / scale,
@@ -516,7 +520,10 @@ static void text_build(struct strbuf *sb, json_object *b)
 			strbuf_addf(sb, " (base %.0f s from clean)", base);
 	}
 	strbuf_addstr(sb, "\n          incremental  ");
-	if (!inc) {
+	if (!jsonx_bool(b, "measured", false)) {
+		strbuf_addstr(sb, "unknown (a build without a measure: built "
+				  "before bootproof recorded them)");
+	} else if (!inc) {
 		strbuf_addstr(sb, "none (built from clean)");
 	} else {
 		if (num(inc, "cpu_seconds", &v))
@@ -562,12 +569,11 @@ static void text_boot(struct strbuf *sb, json_object *o, const char *why)
 	add_sampled(sb, jsonx_get(o, "time_to_init_s"), "s", 1);
 	strbuf_addstr(sb, "\n          agent end    ");
 	add_sampled(sb, jsonx_get(o, "time_to_agent_end_s"), "s", 1);
-	strbuf_addstr(sb, "\n          kernel mem   ");
+	strbuf_addstr(sb, "\n          Memory:      ");
 	add_sampled(sb, jsonx_get(o, "kernel_available_kb"), "MiB", 1024);
-	strbuf_addstr(sb, " available (kernel's Memory: line)");
 	strbuf_addstr(sb, "\n          MemAvailable ");
 	add_sampled(sb, jsonx_get(o, "agent_memavailable_kb"), "MiB", 1024);
-	strbuf_addstr(sb, " at the agent's start\n");
+	strbuf_addch(sb, '\n');
 }
 
 static void text_config(struct strbuf *sb, json_object *c)

@@ -98,7 +98,14 @@ static const char page_css[] =
 	"ul.checks{margin:4px 0;padding-left:20px}\n"
 	"ul.checks li{margin:2px 0}\n"
 	".diag{color:var(--muted);font-size:12.5px;white-space:pre-wrap}\n"
-	"footer{color:var(--muted);font-size:12.5px;padding:24px}\n";
+	"footer{color:var(--muted);font-size:12.5px;padding:24px}\n"
+	".costs{display:grid;grid-template-columns:repeat(auto-fill,"
+	"minmax(460px,1fr));gap:12px}\n"
+	"figure.cost{margin:0;background:#fff;border:1px solid var(--line);"
+	"border-radius:6px;padding:8px}\n"
+	"figure.cost figcaption{font-weight:600;margin-bottom:4px}\n"
+	"svg.costchart text{font-size:12px;fill:#1f2328}\n"
+	".c-more{color:#c8553d}.c-less{color:#2e8b57}.c-none{color:#9aa4ad}\n";
 
 /* ------------------------------------------------------------ verdicts */
 
@@ -733,6 +740,7 @@ static void render_page(struct report_page *h, xmlNodePtr html)
 		{ "#matrix", "matrix" },
 		{ "#dropped", "dropped options" },
 		{ "#stale", "stale base options" },
+		{ "#costs", "costs" },
 		{ "#boots", "candidates" },
 	};
 	xmlNodePtr head, body, n, main_, nav;
@@ -765,6 +773,9 @@ static void render_page(struct report_page *h, xmlNodePtr html)
 	if (matrix) {
 		nav = html_el(xmlGetLastChild(body), "nav");
 		for (size_t i = 0; i < ELEMENTSOF(sections); i++) {
+			if (!strcmp(sections[i].href, "#costs") &&
+			    !jsonx_get(h->run, "costs"))
+				continue;
 			n = html_el(nav, "a");
 			html_attr(n, "href", sections[i].href);
 			html_text(n, sections[i].label);
@@ -775,6 +786,7 @@ static void render_page(struct report_page *h, xmlNodePtr html)
 		render_matrix(h, main_);
 		render_dropped(h, main_);
 		render_stale(h, main_);
+		report_costs(h, main_);
 	}
 	report_boots(h, main_);
 	render_footer(h, body);

@@ -66,4 +66,8 @@ void report_why_cell(xmlNodePtr tr, json_object *first, json_object *o,
 /* The boot sections, under main_. */
 void report_boots(struct report_page *h, xmlNodePtr main_);
 
+/* The costs section (report_costs.c): run.json's "costs" as bar charts;
+ * nothing when the run has no "costs" member. */
+void report_costs(struct report_page *h, xmlNodePtr main_);
+
 #endif

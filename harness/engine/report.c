@@ -11,6 +11,8 @@
 
 #include "core/report_html.h"
 #include "core/runread.h"
+#include "engine/costs.h"
+#include "util/jsonx.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -110,6 +112,9 @@ int report_write_page(const char *dir, json_object *doc, char **ret_path)
 	size_t len;
 	int r;
 
+	/* A run recorded before run.json had costs: the same pipeline. */
+	if (runread_is_matrix(doc) && !jsonx_get(doc, "costs"))
+		json_object_object_add(doc, "costs", costs_of_run(dir, doc));
 	r = report_html_render(doc, &ops, &page, &len);
 	if (r < 0)
 		return r;
