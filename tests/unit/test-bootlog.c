@@ -281,6 +281,43 @@ static void test_kernel_done_line_ignored(void **state)
 	assert_int_equal(bootlog_feed(b, "x", 1), -EINVAL);
 }
 
+/* The kernel's Memory: line (a real one, tests/data/console/
+ * arm64-boot.log) and the agent's MemAvailable note; the first of each
+ * counts, a kernel line quoting the note and malformed ones do not. */
+static void test_memory(void **state)
+{
+	static const char log[] =
+		"[    0.158525] Memory: 246712K/262144K available (3520K kernel "
+		"code, 728K rwdata, 1108K rodata, 384K init, 387K bss, 14440K "
+		"reserved, 0K cma-reserved)\n"
+		"[    0.200000] Memory: 1K/2K available\n"
+		"[    1.000000] # bootproof-agent: memavailable: 5 kB\n"
+		"# bootproof-agent: memavailable: 212340 kB\r\n"
+		"# bootproof-agent: memavailable: 7 kB\n";
+	static const char bad[] =
+		"[    0.1] Memory: 12K/x available\n"
+		"[    0.2] Memory: 12K/13K free\n"
+		"Memory: 246712K/262144K available\n"	/* no timestamp: not the kernel's */
+		"# bootproof-agent: memavailable: 12 MB\n"
+		"# bootproof-agent: memavailable: kB\n";
+	_cleanup_bootlog_ struct bootlog *b = bootlog_new(NULL, NULL);
+	_cleanup_bootlog_ struct bootlog *x = bootlog_new(NULL, NULL);
+	const struct bootlog_memory *m;
+
+	assert_int_equal(bootlog_feed(b, log, sizeof(log) - 1), 0);
+	assert_int_equal(bootlog_finish(b), 0);
+	m = bootlog_memory(b);
+	assert_int_equal(m->kernel_available_kb, 246712);
+	assert_int_equal(m->kernel_total_kb, 262144);
+	assert_int_equal(m->agent_memavailable_kb, 212340);
+	assert_int_equal(bootlog_feed(x, bad, sizeof(bad) - 1), 0);
+	assert_int_equal(bootlog_finish(x), 0);
+	m = bootlog_memory(x);
+	assert_int_equal(m->kernel_available_kb, -1);
+	assert_int_equal(m->kernel_total_kb, -1);
+	assert_int_equal(m->agent_memavailable_kb, -1);
+}
+
 /* The agent's kmemleak and lockdep notes, the kernel's lines ignored. */
 static void test_debug_notes(void **state)
 {
@@ -378,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_ktap_not_counted),
 		cmocka_unit_test(test_kernel_done_line_ignored),
 		cmocka_unit_test(test_debug_notes),
+		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_debug_notes_recorded),
 		cmocka_unit_test_setup_teardown(test_golden_console_logs, setup,
 						teardown),

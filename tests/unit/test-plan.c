@@ -149,6 +149,42 @@ static void test_line_forms(void **state)
 	assert_int_equal(p->groups[2].line, 5);
 }
 
+static void test_boots(void **state)
+{
+	static const struct {
+		const char *line, *err;
+	} bad[] = {
+		{ "boots 0\n", "x.plan:3: boots: expected a count (1..20), got '0'" },
+		{ "boots 21\n", "x.plan:3: boots: expected a count (1..20), got '21'" },
+		{ "boots -1\n", "x.plan:3: boots: expected a count" },
+		{ "boots\n", "x.plan:3: 'boots' needs a value" },
+		{ "boots 2 3\n", "x.plan:3: boots: expected a count" },
+		{ "boots 3\nboots 3\n", "x.plan:4: boots given twice (first at line 3)" },
+		{ "x86_64: boots 3\n", "x.plan:3: 'boots' cannot be given per arch" },
+	};
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct plan *p = NULL;
+
+	assert_int_equal(parse_str("arch x86_64\nbase t\n", &p, &err), 0);
+	assert_int_equal(p->boots, 0);
+	plan_free(p);
+	p = NULL;
+	assert_int_equal(parse_str("arch x86_64\nbase t\nboots 5 # median\n",
+				   &p, &err), 0);
+	assert_int_equal(p->boots, 5);
+	plan_free(p);
+	p = NULL;
+	for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+		_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+		strbuf_reset(&err);
+		strbuf_addf(&text, "arch x86_64\nbase t\n%s", bad[i].line);
+		assert_int_equal(parse_str(text.buf, &p, &err), -EINVAL);
+		if (!strstr(err.buf, bad[i].err))
+			fail_msg("%s: got '%s'", bad[i].line, err.buf);
+	}
+}
+
 static void test_per_arch_restrictions(void **state)
 {
 	_cleanup_plan_ struct plan *p = NULL;
@@ -251,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_errors_name_file_and_line),
 		cmocka_unit_test(test_line_forms),
 		cmocka_unit_test(test_per_arch_restrictions),
+		cmocka_unit_test(test_boots),
 		cmocka_unit_test(test_command_line_overrides),
 		cmocka_unit_test(test_shipped_plans),
 		cmocka_unit_test(test_kind_names),
