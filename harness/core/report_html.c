@@ -738,9 +738,9 @@ static void render_page(struct report_page *h, xmlNodePtr html)
 		const char *href, *label;
 	} sections[] = {
 		{ "#matrix", "matrix" },
+		{ "#costs", "costs" },
 		{ "#dropped", "dropped options" },
 		{ "#stale", "stale base options" },
-		{ "#costs", "costs" },
 		{ "#boots", "candidates" },
 	};
 	xmlNodePtr head, body, n, main_, nav;
@@ -784,9 +784,9 @@ static void render_page(struct report_page *h, xmlNodePtr html)
 	main_ = html_el(body, "main");
 	if (matrix) {
 		render_matrix(h, main_);
+		report_costs(h, main_);
 		render_dropped(h, main_);
 		render_stale(h, main_);
-		report_costs(h, main_);
 	}
 	report_boots(h, main_);
 	render_footer(h, body);

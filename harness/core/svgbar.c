@@ -103,6 +103,16 @@ xmlNodePtr svgbar_render(xmlNodePtr parent, const struct svgbar_chart *c)
 	html_attr(svg, "class", "costchart");
 	if (c->title)
 		html_text(html_el(svg, "title"), c->title);
+	/* The zero axis first: the bars start on it and cover it. */
+	e = html_el(svg, "line");
+	html_attr(e, "class", "axis");
+	attr_int(e, "x1", lround(x0));
+	attr_int(e, "x2", lround(x0));
+	attr_int(e, "y1", SVGBAR_TOP - 4);
+	attr_int(e, "y2", h - SVGBAR_TOP + 4);
+	html_attr(e, "stroke", "#59636e");
+	html_attr(e, "stroke-width", "1");
+	html_attr(e, "shape-rendering", "crispEdges");
 	for (size_t i = 0; i < n; i++) {
 		const struct svgbar_bar *b = &c->bars[i];
 		const struct svgbar_geom *g = &geom[i];
@@ -143,15 +153,6 @@ xmlNodePtr svgbar_render(xmlNodePtr parent, const struct svgbar_chart *c)
 		html_attr(e, "class", "value");
 		html_text(e, b->text ? b->text : drawn(b) ? "" : "unknown");
 	}
-	e = html_el(svg, "line");
-	html_attr(e, "class", "axis");
-	attr_int(e, "x1", lround(x0));
-	attr_int(e, "x2", lround(x0));
-	attr_int(e, "y1", SVGBAR_TOP - 4);
-	attr_int(e, "y2", h - SVGBAR_TOP + 4);
-	html_attr(e, "stroke", "#59636e");
-	html_attr(e, "stroke-width", "1");
-	html_attr(e, "shape-rendering", "crispEdges");
 	free(geom);
 	return svg;
 }
