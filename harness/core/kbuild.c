@@ -29,6 +29,22 @@ static long long ar_num(const char *f, size_t n)
 	return v;
 }
 
+/*
+ * The offset of a long name: the digits after "/" in the name field.  GNU
+ * ar may write more after them ("/4872          /": a member Kbuild moved
+ * with `ar mPiT`), which says nothing about the name.  -1 when no digit.
+ */
+static long long long_offset(const char *f)
+{
+	size_t n = 0;
+
+	while (n < 15 && f[n] >= '0' && f[n] <= '9')
+		n++;
+	if (!n || n > 12)
+		return -1;
+	return ar_num(f, n);
+}
+
 /* The long name at off in the "//" table: it ends with "/\n". */
 static int long_name(const char *tab, size_t tab_len, long long off,
 		     const char **ret, size_t *ret_len)
@@ -84,7 +100,7 @@ int kbuild_ar_members(const char *buf, size_t n, kbuild_name_fn fn, void *ud)
 			tab_len = (size_t)size;
 		} else if (!special) {
 			if (h[0] == '/') {
-				if (long_name(tab, tab_len, ar_num(h + 1, 15),
+				if (long_name(tab, tab_len, long_offset(h + 1),
 					      &name, &name_len) < 0)
 					return -EINVAL;
 			} else {

@@ -483,15 +483,14 @@ static double restore_after(const struct buildstage_opts *o, const char *obj,
 	_cleanup_strbuf_ struct strbuf held = STRBUF_INIT;
 	const char *cc = proc_find_program("ccache", &ccache) == 0 ? "ccache gcc"
 								    : "gcc";
-	const char *const *targets = config_has_modules(o->after)
-					     ? t_bzimage_modules
-					     : t_bzimage;
+	const char *const *targets;
 	double cpu0 = clock_children_cpu_s();
 	char want[65];
 	const char *lg_ccache = lg->ccache_log;
 
 	if (!o->after || sha256_file_hex(o->after, want) < 0)
 		return 0;
+	targets = config_has_modules(o->after) ? t_bzimage_modules : t_bzimage;
 	if (strbuf_read_file(&held, last, 256) > 0) {
 		strbuf_trim(&held);
 		if (!strcmp(held.buf, want))

@@ -29,6 +29,10 @@ expect() {
 printf 'arch x86_64\nbase tinyconfig\ncandidates each most\n' >"$T/bad.plan"
 expect 2 "bad.plan:3: unknown candidates 'most'" "$T/bad.plan"
 
+printf 'arch x86_64\nbase tinyconfig\nboots 0\n' >"$T/boots.plan"
+expect 2 "boots.plan:3: boots: expected a count (1..20), got '0'" "$T/boots.plan"
+expect 2 "boots" "$top/scenarios/plans/demo.plan" --boots 0
+
 printf 'arch x86_64\nbase tinyconfig\narch i386\n' >"$T/twice.plan"
 expect 2 "twice.plan:3: " "$T/twice.plan"
 

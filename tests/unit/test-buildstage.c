@@ -239,12 +239,73 @@ static void test_fail(void **state)
 	strbuf_release(&fm.calls);
 }
 
+/* The measure's previous_config, "" when null. */
+static const char *previous(const struct buildstage_result *r)
+{
+	json_object *m = r->measure, *v = NULL;
+
+	assert_non_null(m);
+	json_object_object_get_ex(m, "previous_config", &v);
+	return v ? json_object_get_string(v) : "";
+}
+
+/* opts.after: an "each" candidate's build starts from its base.  The O=
+ * tree holding the base already: one build; holding another: the base is
+ * built first (not published), then the candidate; the measure names the
+ * base as the tree's previous configuration either way. */
+static void test_after(void **state)
+{
+	_cleanup_free_ char *a = path_join(dir, "base.config");
+	_cleanup_free_ char *b = path_join(dir, "g1.config");
+	_cleanup_free_ char *c = path_join(dir, "g2.config");
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fake_make fm = { .calls = STRBUF_INIT };
+	struct buildstage_opts o = opts(a);
+	struct buildstage_result r, base;
+
+	put(a, "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\nCONFIG_BASE=y\n");
+	put(b, "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\nCONFIG_BPF=y\n");
+	put(c, "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\nCONFIG_UFFD=y\n");
+	proc_set_dry_run(fake_make, &fm);
+	assert_int_equal(buildstage_run(&o, &base, &err), 0);
+	assert_int_equal(base.status, BUILDSTAGE_PASS);
+	assert_non_null(base.measure);
+
+	o.config = b;
+	o.after = a;
+	strbuf_reset(&fm.calls);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_PASS);
+	assert_string_equal(fm.calls.buf, "olddefconfig\nbzImage\n");
+	assert_string_equal(previous(&r), base.hash);
+	buildstage_result_done(&r);
+
+	o.config = c;
+	strbuf_reset(&fm.calls);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_PASS);
+	assert_string_equal(fm.calls.buf, "olddefconfig\nbzImage\n"
+					  "olddefconfig\nbzImage\n");
+	assert_string_equal(previous(&r), base.hash);
+	/* the measure is kept with the artifacts and found again */
+	buildstage_result_done(&r);
+	fm.n = 0;
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_REUSED);
+	assert_int_equal(fm.n, 0);
+	assert_string_equal(previous(&r), base.hash);
+	buildstage_result_done(&r);
+	buildstage_result_done(&base);
+	strbuf_release(&fm.calls);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_no_modules),
 		cmocka_unit_test(test_fail),
+		cmocka_unit_test(test_after),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
