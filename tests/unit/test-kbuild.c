@@ -173,6 +173,63 @@ static void test_ccache(void **state)
 	assert_int_equal(c.misses, 0);
 }
 
+struct real_names {
+	size_t n, not_o;
+	char first[64], last[64];
+};
+
+static int real_name(void *ud, const char *name, size_t len)
+{
+	struct real_names *r = ud;
+
+	if (len < 2 || memcmp(name + len - 2, ".o", 2) || memchr(name, ' ', len))
+		r->not_o++;
+	if (!r->n++)
+		snprintf(r->first, sizeof(r->first), "%.*s", (int)len, name);
+	snprintf(r->last, sizeof(r->last), "%.*s", (int)len, name);
+	return 0;
+}
+
+/* The real archives and ccache log of a build (tests/data/cost/). */
+static void test_real(void **state)
+{
+	static const struct {
+		const char *file;
+		int members;
+		const char *first, *last;
+	} ar[] = {
+		{ "vmlinux.a", 1257, "init/main.o", "arch/x86/pci/amd_bus.o" },
+		{ "lib-lib.a", 35, "argv_split.o", NULL },
+		{ "arch-x86-lib-lib.a", 25, NULL, NULL },
+	};
+	_cleanup_strbuf_ struct strbuf log = STRBUF_INIT;
+	struct kbuild_ccache c;
+
+	for (size_t i = 0; i < ELEMENTSOF(ar); i++) {
+		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+		_cleanup_strbuf_ struct strbuf p = STRBUF_INIT;
+		struct real_names r = { 0 };
+
+		strbuf_addf(&p, "%s/cost/%s", TEST_DATA, ar[i].file);
+		if (strbuf_read_file(&sb, p.buf, 0) < 0)
+			fail_msg("%s: cannot read", p.buf);
+		assert_int_equal(kbuild_ar_members(sb.buf, sb.len, real_name, &r),
+				 ar[i].members);
+		assert_int_equal(r.n, ar[i].members);
+		assert_int_equal(r.not_o, 0);
+		if (ar[i].first)
+			assert_string_equal(r.first, ar[i].first);
+		if (ar[i].last)
+			assert_string_equal(r.last, ar[i].last);
+	}
+	if (strbuf_read_file(&log, TEST_DATA "/cost/ccache-stats.log", 0) < 0)
+		fail_msg("ccache-stats.log: cannot read");
+	kbuild_ccache_log(log.buf, log.len, &c);
+	assert_int_equal(c.hits, 134);
+	assert_int_equal(c.misses, 59);
+	assert_int_equal(c.other, 123);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_ccache),
+		cmocka_unit_test(test_real),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
