@@ -117,6 +117,24 @@ void cost_cpu_of(const struct cost_build *b, const struct cost_build *g,
 	}
 }
 
+const char *cost_cpu_unknown_why(const struct cost_build *b,
+				 const struct cost_build *g)
+{
+	if (b->objects <= 0 || b->cpu_seconds < 0)
+		return "the base's build has no count of its objects (built "
+		       "before bootproof counted them, or the count failed)";
+	if (!b->from_clean)
+		return "the base's build was not from clean (its O= tree held "
+		       "objects): build it once on an empty tree, e.g. with a "
+		       "fresh BOOTPROOF_CACHE";
+	if (b->ccache_hits > 0)
+		return "the base's from-clean build had ccache hits: its CPU "
+		       "time is not all compiling";
+	if (g->objects < 0)
+		return "the group's build has no count of its objects";
+	return NULL;
+}
+
 static bool is_set(const struct kconfig_option *o)
 {
 	return o && o->kind != KCONFIG_NO;

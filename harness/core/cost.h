@@ -107,6 +107,11 @@ struct cost_cpu {
 void cost_cpu_of(const struct cost_build *b, const struct cost_build *g,
 		 struct cost_cpu *ret);
 
+/* Why cost_cpu_of says UNKNOWN for these builds (a static sentence), or
+ * NULL when it does not. */
+const char *cost_cpu_unknown_why(const struct cost_build *b,
+				 const struct cost_build *g);
+
 /* Options a group's final .config has against the base's. */
 struct cost_config {
 	size_t on;	/* set (y, m or a value) in the group's, not the base's */

@@ -179,9 +179,6 @@ static const char cpu_method_estimated[] =
 	"the base's from-clean CPU seconds per object times the objects the "
 	"group adds; error: the same objects at the CPU per object of the "
 	"group's incremental build after the base";
-static const char cpu_method_unknown[] =
-	"no from-clean build of the base was measured (its O= tree held "
-	"objects, or ccache had some): run it on an empty build tree";
 
 static json_object *build_json(json_object *b, json_object *g)
 {
@@ -221,7 +218,7 @@ static json_object *build_json(json_object *b, json_object *g)
 					     ? cpu_method_measured
 				     : cpu.how == COST_CPU_ESTIMATED
 					     ? cpu_method_estimated
-					     : cpu_method_unknown);
+					     : cost_cpu_unknown_why(&cb, &cg));
 	json_object_object_add(o, "cpu_from_clean", c);
 	if (mg && !cg.from_clean) {
 		inc = json_object_new_object();

@@ -86,7 +86,9 @@ static void bar_of(const struct figure *f, json_object *c, struct strbuf *txt,
 	ret->kind = none ? SVGBAR_NONE
 		    : (v > 0) != f->fewer_is_cost ? SVGBAR_MORE
 						  : SVGBAR_LESS;
-	if (none && v != 0)
+	if (v == 0)
+		strbuf_addf(txt, "0%s", f->unit);
+	else if (none)
 		strbuf_addf(txt, "none (%+.1f%s)", v, f->unit);
 	else if (!strcmp(f->value, "delta"))
 		strbuf_addf(txt, f->scale == 1 && !*f->unit ? "%+.0f%s"

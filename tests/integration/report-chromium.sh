@@ -165,6 +165,24 @@ else
 	no "matrix: no screenshot: $(tail -n 3 "$T/matrix-synthetic.png.log")"
 fi
 
+# --- the costs of a real cost run as charts: bars as wide as the numbers,
+# in the DOM and on the screenshot (tests/tools/chart-check.py)
+n=cost-x86_64
+cp -r "$D/$n" "$T/$n"
+rm -f "$T/$n/expected-report.html"
+"$BP" report "$T/$n" >/dev/null 2>"$T/err" || no "report $n: $(cat "$T/err")"
+if page $n; then
+	want $n 'count(//section[@id="costs"]//figure[@class="cost"])' 14 "cost figures"
+	want $n 'count(//section[@id="costs"]//figure[@data-figure="bzImage (KiB)"]//*[local-name()="rect"][@class="bar"])' 2 \
+		"one bar per group in the bzImage figure"
+	if browse $n png "$T/$n/report.html" && [ "$(wc -c <"$T/$n.png")" -gt 20000 ]; then
+		python3 "$(dirname "$0")/../tools/chart-check.py" "$T/$n/run.json" \
+			"$T/$n.dom.out" "$T/$n.png" || no "$n: the charts do not show the costs"
+	else
+		no "$n: no screenshot: $(tail -n 3 "$T/$n.png.log")"
+	fi
+fi
+
 # --- hostile strings everywhere (synthetic matrix)
 if page matrix-hostile-synthetic; then
 	n=matrix-hostile-synthetic

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -257,6 +258,42 @@ static void test_golden_crash(void **state)
 	/* A failed boot shows its console end opened. */
 	assert_non_null(strstr(page, "<details open=\"open\"><summary>End of "
 				     "console.log"));
+	json_object_put(doc);
+}
+
+/* A real cost run (tests/data/runs/README.md): the costs section, one
+ * chart per figure with a bar per group, the bars' values run.json's. */
+static void test_golden_cost(void **state)
+{
+	json_object *doc = load_doc("cost-x86_64");
+	_cleanup_free_ char *page = render(doc, "cost-x86_64");
+	json_object *costs = NULL;
+	struct dom_stats s;
+
+	golden("cost-x86_64", page);
+	dom_stats_of(page, &s);
+	/* svg is "forbidden" only when a string made it: here the 14 charts
+	 * are ours, and nothing else is there */
+	assert_int_equal(s.forbidden, 14);
+	assert_int_equal(s.on_attrs, 0);
+	assert_int_equal(s.bad_hrefs, 0);
+	assert_non_null(strstr(page, "<section id=\"costs\">"));
+	assert_non_null(strstr(page, "<a href=\"#costs\">costs</a>"));
+	assert_true(json_object_object_get_ex(doc, "costs", &costs));
+	for (size_t i = 0; i < json_object_array_length(costs); i++) {
+		json_object *c = json_object_array_get_idx(costs, i), *o, *d;
+		_cleanup_strbuf_ struct strbuf want = STRBUF_INIT;
+
+		assert_true(json_object_object_get_ex(c, "build", &o));
+		assert_true(json_object_object_get_ex(o, "objects", &o));
+		assert_true(json_object_object_get_ex(o, "delta", &d));
+		if (!d)
+			continue;
+		strbuf_addf(&want, "data-value=\"%" PRId64 "\"",
+			    json_object_get_int64(d));
+		if (!strstr(page, want.buf))
+			fail_msg("no bar with %s", want.buf);
+	}
 	json_object_put(doc);
 }
 
@@ -551,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_golden_boot),
 		cmocka_unit_test(test_golden_crash),
 		cmocka_unit_test(test_golden_matrix),
+		cmocka_unit_test(test_golden_cost),
 		cmocka_unit_test(test_hostile_matrix_is_text),
 		cmocka_unit_test(test_hostile_cmdline_boot_is_text),
 		cmocka_unit_test(test_clean_text),
