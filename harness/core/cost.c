@@ -71,10 +71,22 @@ bool cost_spread_known(const struct cost_sample *b,
 	return b->n >= 2 && g->n >= 2;
 }
 
-bool cost_build_clean(const struct cost_build *b)
+bool cost_build_clean(const struct cost_build *b, double *ret_cpu,
+		      double *ret_error)
 {
-	return b->from_clean && b->ccache_hits <= 0 && b->cpu_seconds >= 0 &&
-	       b->objects > 0;
+	double corr = 0;
+
+	if (!b->from_clean || b->cpu_seconds < 0 || b->objects <= 0)
+		return false;
+	if (b->ccache_hits > 0) {
+		if (b->ccache_misses <= 0)
+			return false;
+		corr = (double)b->ccache_hits * b->cpu_seconds /
+		       (double)b->ccache_misses;
+	}
+	*ret_cpu = b->cpu_seconds + corr;
+	*ret_error = corr;
+	return true;
 }
 
 static const char *const how_names[] = {
@@ -91,29 +103,32 @@ const char *cost_cpu_how_name(enum cost_cpu_how h)
 void cost_cpu_of(const struct cost_build *b, const struct cost_build *g,
 		 struct cost_cpu *ret)
 {
-	long dobj;
-	double rate_i;
+	long dobj, compiled;
+	double cb, eb, cg, eg, rate_i;
 
 	*ret = (struct cost_cpu){ .how = COST_CPU_UNKNOWN, .error = -1 };
-	if (!cost_build_clean(b) || g->objects < 0)
+	if (!cost_build_clean(b, &cb, &eb) || g->objects < 0)
 		return;
-	ret->base = b->cpu_seconds;
-	if (cost_build_clean(g)) {
-		ret->how = COST_CPU_MEASURED;
-		ret->group = g->cpu_seconds;
-		ret->delta = g->cpu_seconds - b->cpu_seconds;
-		ret->error = 0;
+	ret->base = cb;
+	if (cost_build_clean(g, &cg, &eg)) {
+		ret->how = eb == 0 && eg == 0 ? COST_CPU_MEASURED
+					      : COST_CPU_ESTIMATED;
+		ret->group = cg;
+		ret->delta = cg - cb;
+		ret->error = eb + eg;
 		return;
 	}
 	dobj = g->objects - b->objects;
 	ret->how = COST_CPU_ESTIMATED;
-	ret->rate = b->cpu_seconds / (double)b->objects;
+	ret->rate = cb / (double)b->objects;
 	ret->delta = (double)dobj * ret->rate;
-	ret->group = b->cpu_seconds + ret->delta;
-	if (g->after_base && g->ccache_hits == 0 && g->objects_compiled > 0 &&
+	ret->group = cb + ret->delta;
+	compiled = g->objects_compiled - (g->ccache_hits > 0 ? g->ccache_hits : 0);
+	if (g->after_base && compiled > 0 &&
 	    g->cpu_seconds >= 0) {
-		rate_i = g->cpu_seconds / (double)g->objects_compiled;
-		ret->error = fabs((double)dobj) * fabs(ret->rate - rate_i);
+		rate_i = g->cpu_seconds / (double)compiled;
+		ret->error = fabs((double)dobj) *
+			     (fabs(ret->rate - rate_i) + eb / (double)b->objects);
 	}
 }
 
@@ -127,9 +142,9 @@ const char *cost_cpu_unknown_why(const struct cost_build *b,
 		return "the base's build was not from clean (its O= tree held "
 		       "objects): build it once on an empty tree, e.g. with a "
 		       "fresh BOOTPROOF_CACHE";
-	if (b->ccache_hits > 0)
-		return "the base's from-clean build had ccache hits: its CPU "
-		       "time is not all compiling";
+	if (b->ccache_hits > 0 && b->ccache_misses <= 0)
+		return "the base's from-clean build only had ccache hits: "
+		       "nothing to price them by";
 	if (g->objects < 0)
 		return "the group's build has no count of its objects";
 	return NULL;

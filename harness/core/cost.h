@@ -69,11 +69,20 @@ struct cost_build {
 	double cpu_seconds;	/* < 0: unknown */
 	bool from_clean;
 	long ccache_hits;	/* -1: no ccache log */
+	long ccache_misses;	/* -1: no ccache log */
 	bool after_base;	/* the tree held the base before it */
 };
 
-/* A build is a from-clean measure: from clean, no ccache hit. */
-bool cost_build_clean(const struct cost_build *b);
+/*
+ * A build is a from-clean measure: from clean, with its objects and CPU
+ * known.  ccache may still have hit (a cold cache hits when one build
+ * compiles the same thing twice, 14 times in 1454 for the demo base):
+ * *ret_cpu is then its CPU with each hit counted at the build's CPU per
+ * miss, and *ret_error that correction (0 without hits).  False when it
+ * is no such measure (or hits without a miss to price them by).
+ */
+bool cost_build_clean(const struct cost_build *b, double *ret_cpu,
+		      double *ret_error);
 
 enum cost_cpu_how {
 	COST_CPU_MEASURED,	/* both from clean: delta of the two */
@@ -98,10 +107,14 @@ struct cost_cpu {
 
 /*
  * The from-clean CPU time of base and group, and its difference:
- * MEASURED when both builds were clean; ESTIMATED when the base's was:
- * group = base + (objects(g) - objects(b)) x rate, rate = cpu(b) /
- * objects(b), and error = |objects(g) - objects(b)| x |rate - rate_i|
- * with rate_i the incremental build's CPU per object compiled; else
+ * MEASURED when both builds were clean without a ccache hit; ESTIMATED
+ * when the base's was clean: with the group's clean too, the difference of
+ * the two (hits priced, cost_build_clean; error the two corrections),
+ * else group = base + (objects(g) - objects(b)) x rate, rate = cpu(b) /
+ * objects(b), and error = |objects(g) - objects(b)| x (|rate - rate_i| +
+ * correction(b) / objects(b)) with rate_i the CPU per object the group's
+ * incremental build after the base compiled (its objects compiled less
+ * its ccache hits); error < 0 when that build cannot tell.  Else
  * UNKNOWN.
  */
 void cost_cpu_of(const struct cost_build *b, const struct cost_build *g,

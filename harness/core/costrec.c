@@ -168,6 +168,7 @@ static void build_of(json_object *rec, const char *base_hash,
 		.cpu_seconds = jsonx_num(m, "cpu_seconds", &cpu) ? cpu : -1,
 		.from_clean = jsonx_bool(m, "from_clean", false),
 		.ccache_hits = cc ? lnum(cc, "hits") : -1,
+		.ccache_misses = cc ? lnum(cc, "misses") : -1,
 		.after_base = prev && base_hash && !strcmp(prev, base_hash),
 	};
 }
@@ -175,10 +176,14 @@ static void build_of(json_object *rec, const char *base_hash,
 static const char cpu_method_measured[] =
 	"both builds from clean without a ccache hit: the difference of "
 	"their CPU times";
+static const char cpu_method_both_clean[] =
+	"both builds from clean, their ccache hits counted at each build's "
+	"CPU per miss; error: those corrections";
 static const char cpu_method_estimated[] =
-	"the base's from-clean CPU seconds per object times the objects the "
-	"group adds; error: the same objects at the CPU per object of the "
-	"group's incremental build after the base";
+	"the base's from-clean CPU seconds per object (its ccache hits "
+	"counted at its CPU per miss) times the objects the group adds; "
+	"error: the same objects at the CPU per object the group's "
+	"incremental build after the base compiled, plus the hits' share";
 
 static json_object *build_json(json_object *b, json_object *g)
 {
@@ -188,6 +193,7 @@ static json_object *build_json(json_object *b, json_object *g)
 	const char *base_hash = jsonx_str(jsonx_get(b, "build"), "config_hash");
 	struct cost_build cb, cg;
 	struct cost_cpu cpu;
+	double cpu_g, err_g;
 
 	build_of(b, NULL, &cb);
 	build_of(g, base_hash, &cg);
@@ -214,11 +220,13 @@ static json_object *build_json(json_object *b, json_object *g)
 			       cpu.how == COST_CPU_ESTIMATED
 				       ? recjson_seconds(cpu.rate)
 				       : NULL);
-	recjson_add_str(c, "method", cpu.how == COST_CPU_MEASURED
-					     ? cpu_method_measured
-				     : cpu.how == COST_CPU_ESTIMATED
-					     ? cpu_method_estimated
-					     : cost_cpu_unknown_why(&cb, &cg));
+	recjson_add_str(c, "method",
+			cpu.how == COST_CPU_MEASURED ? cpu_method_measured
+			: cpu.how == COST_CPU_UNKNOWN
+				? cost_cpu_unknown_why(&cb, &cg)
+			: cost_build_clean(&cg, &cpu_g, &err_g)
+				? cpu_method_both_clean
+				: cpu_method_estimated);
 	json_object_object_add(o, "cpu_from_clean", c);
 	if (mg && !cg.from_clean) {
 		inc = json_object_new_object();

@@ -95,11 +95,13 @@ static void test_cpu(void **state)
 {
 	struct cost_build b = { .objects = 1000, .objects_compiled = 1000,
 				.cpu_seconds = 500, .from_clean = true,
-				.ccache_hits = 0 };
+				.ccache_hits = 0, .ccache_misses = 1000 };
 	struct cost_build g = { .objects = 1100, .objects_compiled = 120,
 				.cpu_seconds = 72, .from_clean = false,
-				.ccache_hits = 0, .after_base = true };
+				.ccache_hits = 0, .ccache_misses = 120,
+				.after_base = true };
 	struct cost_cpu c;
+	double v, e;
 
 	/* estimated: 100 more objects at 0.5 s; the incremental build did
 	 * 0.6 s per object, so the error is 100 x 0.1 */
@@ -114,45 +116,66 @@ static void test_cpu(void **state)
 	cost_cpu_of(&b, &g, &c);
 	assert_true(fabs(c.delta + 50) < 1e-9 && fabs(c.error - 10) < 1e-9);
 	g.objects = 1100;
-	/* the incremental cannot tell: not after the base, ccache hits,
-	 * nothing compiled, or no ccache log at all (then no hits known) */
+	/* the incremental's hits are not compiled objects: 72 s / 96 */
+	g.ccache_hits = 24;
+	cost_cpu_of(&b, &g, &c);
+	assert_true(fabs(c.error - 100 * (0.75 - 0.5)) < 1e-9);
+	/* without ccache (no log) every object compiled counts */
+	g.ccache_hits = -1;
+	cost_cpu_of(&b, &g, &c);
+	assert_true(fabs(c.error - 10) < 1e-9);
+	g.ccache_hits = 0;
+	/* the incremental cannot tell: not after the base, nothing compiled */
 	g.after_base = false;
 	cost_cpu_of(&b, &g, &c);
 	assert_true(c.how == COST_CPU_ESTIMATED && c.error < 0);
 	g.after_base = true;
-	g.ccache_hits = 3;
-	cost_cpu_of(&b, &g, &c);
-	assert_true(c.error < 0);
-	g.ccache_hits = 0;
 	g.objects_compiled = 0;
 	cost_cpu_of(&b, &g, &c);
 	assert_true(c.error < 0);
 	g.objects_compiled = 120;
-	/* both from clean: measured */
+	/* both from clean without hits: measured */
 	g.from_clean = true;
 	g.cpu_seconds = 560;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_MEASURED);
 	assert_true(fabs(c.delta - 60) < 1e-9 && c.error == 0);
-	/* a from-clean group with ccache hits is not a clean measure */
+	/* a from-clean group with ccache hits: its hits priced at its CPU
+	 * per miss, the correction is the error */
 	g.ccache_hits = 7;
+	g.ccache_misses = 1120;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_ESTIMATED);
-	/* without ccache (no log: -1) a clean build is still clean */
+	assert_true(fabs(c.group - (560 + 3.5)) < 1e-9);
+	assert_true(fabs(c.error - 3.5) < 1e-9);
+	assert_true(cost_build_clean(&g, &v, &e) && fabs(e - 3.5) < 1e-9);
+	/* without ccache (no log) a clean build is clean */
 	g.ccache_hits = -1;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_MEASURED);
-	/* the base not clean, or with hits, or unknown objects: unknown */
+	g.ccache_hits = 0;
+	g.from_clean = false;
+	g.cpu_seconds = 72;
+	/* the base with hits (a cold cache hits on duplicates): priced */
+	b.ccache_hits = 10;
+	cost_cpu_of(&b, &g, &c);
+	assert_int_equal(c.how, COST_CPU_ESTIMATED);
+	assert_true(fabs(c.base - 505) < 1e-9);
+	assert_true(fabs(c.rate - 0.505) < 1e-9);
+	assert_true(fabs(c.error - 100 * (fabs(0.505 - 0.6) + 5.0 / 1000)) < 1e-9);
+	/* hits and no miss: nothing to price them by */
+	b.ccache_misses = 0;
+	cost_cpu_of(&b, &g, &c);
+	assert_int_equal(c.how, COST_CPU_UNKNOWN);
+	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "only had ccache"));
+	b.ccache_hits = 0;
+	b.ccache_misses = 1000;
+	/* the base not clean, or unknown objects: unknown */
 	b.from_clean = false;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_UNKNOWN);
 	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "not from clean"));
 	b.from_clean = true;
-	b.ccache_hits = 1;
-	cost_cpu_of(&b, &g, &c);
-	assert_int_equal(c.how, COST_CPU_UNKNOWN);
-	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "ccache hits"));
-	b.ccache_hits = 0;
 	b.objects = -1;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_UNKNOWN);
