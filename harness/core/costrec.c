@@ -514,10 +514,11 @@ static void text_build(struct strbuf *sb, json_object *b)
 	if (!num(c, "delta", &d)) {
 		strbuf_addf(sb, "unknown: %s", jsonx_str(c, "method") ?: "");
 	} else {
-		strbuf_addf(sb, "%+.0f s %s", d, how);
+		strbuf_addf(sb, fabs(d) < 9.95 ? "%+.1f s %s" : "%+.0f s %s", d,
+			    how);
 		if (!strcmp(how, "estimated")) {
 			if (num(c, "error", &e))
-				strbuf_addf(sb, " ±%.0f s", e);
+				strbuf_addf(sb, e < 9.95 ? " ±%.1f s" : " ±%.0f s", e);
 			else
 				strbuf_addstr(sb, ", error unknown");
 		}
