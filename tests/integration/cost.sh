@@ -32,8 +32,8 @@ if "$BP" cost "$r" >"$T/text" 2>"$T/err"; then
 		grep -q "^x86_64 $g  (x86_64-$g against x86_64-base)" "$T/text" ||
 			no "cost: no $g entry"
 	done
-	for l in '  build   objects      ' '          CPU (clean)  ' \
-		'          incremental  ' '  size    bzImage      ' \
+	for l in '  build   objects      +' '          CPU (clean)  ' \
+		'          incremental  ' '  size    bzImage      +' \
 		'          vmlinux text ' '  boot    (' '          to init      ' \
 		'  config  '; do
 		grep -qF -- "$l" "$T/text" || no "cost: no line '$l'"
