@@ -134,25 +134,28 @@ static struct configstage_opts stage_opts(const struct refreshstage_opts *o,
 	};
 }
 
-/* Step 1 for one side: its defconfig read, its final .config made. */
-static int make_side(const struct refreshstage_opts *o, const char *what,
-		     const char *arg, const char *odir,
-		     struct refreshstage_side *side, char **ret_release,
-		     struct strbuf *err)
+/* One side's input checked: its defconfig found and read.  *ret_base:
+ * what the config stage takes as the base. */
+static int check_side(const struct refreshstage_opts *o, const char *what,
+		      const char *arg, struct refreshstage_side *side,
+		      char **ret_base, struct strbuf *err)
+{
+	int r = resolve_side(o, what, arg, &side->file, ret_base, err);
+
+	if (r < 0)
+		return r;
+	return read_def(side->file, &side->def, err);
+}
+
+/* Step 1 for one side: its final .config made. */
+static int make_side(const struct refreshstage_opts *o, const char *base,
+		     const char *odir, struct refreshstage_side *side,
+		     char **ret_release, struct strbuf *err)
 {
 	_cleanup_configstage_result_ struct configstage_result *cr = NULL;
-	_cleanup_free_ char *base = NULL;
-	struct configstage_opts so;
-	int r;
+	struct configstage_opts so = stage_opts(o, base, odir);
+	int r = configstage_run(&so, &cr, err);
 
-	r = resolve_side(o, what, arg, &side->file, &base, err);
-	if (r < 0)
-		return r;
-	r = read_def(side->file, &side->def, err);
-	if (r < 0)
-		return r;
-	so = stage_opts(o, base, odir);
-	r = configstage_run(&so, &cr, err);
 	if (r < 0)
 		return r;
 	side->final_config = TAKE_PTR(cr->final_config);
@@ -202,6 +205,7 @@ int refreshstage_run(const struct refreshstage_opts *o,
 {
 	_cleanup_refreshstage_result_ struct refreshstage_result *res = NULL;
 	_cleanup_free_ char *odir_old = NULL, *odir_new = NULL, *lockpath = NULL;
+	_cleanup_free_ char *base_old = NULL, *base_new = NULL;
 	_cleanup_lockfile_ int lock = -1;
 	int r;
 
@@ -224,12 +228,17 @@ int refreshstage_run(const struct refreshstage_opts *o,
 	odir_new = path_join(o->odir, "new");
 
 	res = xcalloc(1, sizeof(*res));
-	r = make_side(o, "old defconfig", o->old, odir_old, &res->old,
-		      &res->release, err);
+	/* Both inputs checked before the minutes of Kconfig runs. */
+	r = check_side(o, "old defconfig", o->old, &res->old, &base_old, err);
+	if (r >= 0)
+		r = check_side(o, "new defconfig", o->new, &res->new,
+			       &base_new, err);
 	if (r < 0)
 		return r;
-	r = make_side(o, "new defconfig", o->new, odir_new, &res->new,
-		      &res->release, err);
+	r = make_side(o, base_old, odir_old, &res->old, &res->release, err);
+	if (r >= 0)
+		r = make_side(o, base_new, odir_new, &res->new, &res->release,
+			      err);
 	if (r < 0)
 		return r;
 	r = refresh_compare(res->old.def, res->new.def, res->old.final,
