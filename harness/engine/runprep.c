@@ -222,16 +222,56 @@ static int run_matrix(const struct runprep_args *a, struct matrix_opts *mo,
 	return ret->exit_code;
 }
 
+int runprep_load(const struct runprep_args *a, const char *datadir,
+		 const char *cache, struct runprep_loaded *ret)
+{
+	_cleanup_free_ char *plan_path = NULL, *ksrc_arg = NULL;
+	struct overrides ov = { .base = a->base,
+				.have_base_groups = a->n_base_groups > 0 };
+	json_object *resumed_doc = NULL;
+	int code = BP_EXIT_OK;
+
+	*ret = (struct runprep_loaded){ 0 };
+	names_set(&ov.arches, a->arches, a->n_arches);
+	names_set(&ov.groups, a->groups, a->n_groups);
+	names_set(&ov.base_groups, a->base_groups, a->n_base_groups);
+	names_set(&ov.candidates, a->candidates, a->n_candidates);
+	if (a->ksrc)
+		ksrc_arg = xstrdup(a->ksrc);
+	if (a->plan)
+		plan_path = find_plan(datadir, a->plan);
+	if (a->resume && from_record(a->resume, datadir, &plan_path, &ov,
+				     &ksrc_arg, &resumed_doc) < 0)
+		code = BP_EXIT_USAGE;
+	if (code == BP_EXIT_OK && !plan_path)
+		plan_path = find_plan(datadir, NULL);
+	if (code == BP_EXIT_OK)
+		code = load_plan(plan_path, &ov, &ret->plan);
+	if (code == BP_EXIT_OK)
+		code = find_ksrc(ksrc_arg, cache, &ret->ksrc, &ret->release);
+	free(ov.arches.v);
+	free(ov.groups.v);
+	free(ov.base_groups.v);
+	free(ov.candidates.v);
+	json_object_put(resumed_doc);
+	if (code != BP_EXIT_OK)
+		runprep_loaded_done(ret);
+	return code;
+}
+
+void runprep_loaded_done(struct runprep_loaded *l)
+{
+	plan_free(l->plan);
+	free(l->ksrc);
+	free(l->release);
+	*l = (struct runprep_loaded){ 0 };
+}
+
 int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 		char **ret_report)
 {
 	_cleanup_free_ char *datadir = bp_data_dir(), *cache = bp_cache_dir();
-	_cleanup_free_ char *plan_path = NULL, *ksrc_arg = NULL, *ksrc = NULL;
-	_cleanup_free_ char *release = NULL;
-	_cleanup_plan_ struct plan *plan = NULL;
-	struct overrides ov = { .base = a->base,
-				.have_base_groups = a->n_base_groups > 0 };
-	json_object *resumed_doc = NULL;
+	struct runprep_loaded l;
 	int code;
 
 	*ret = (struct matrix_outcome){ 0 };
@@ -244,31 +284,14 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 	}
 	if (!cache)
 		return BP_EXIT_INFRA;
-	names_set(&ov.arches, a->arches, a->n_arches);
-	names_set(&ov.groups, a->groups, a->n_groups);
-	names_set(&ov.base_groups, a->base_groups, a->n_base_groups);
-	names_set(&ov.candidates, a->candidates, a->n_candidates);
-	if (a->ksrc)
-		ksrc_arg = xstrdup(a->ksrc);
-	if (a->plan)
-		plan_path = find_plan(datadir, a->plan);
-	code = BP_EXIT_OK;
-	if (a->resume && from_record(a->resume, datadir, &plan_path, &ov,
-				     &ksrc_arg, &resumed_doc) < 0)
-		code = BP_EXIT_USAGE;
-	if (code == BP_EXIT_OK && !plan_path)
-		plan_path = find_plan(datadir, NULL);
-	if (code == BP_EXIT_OK)
-		code = load_plan(plan_path, &ov, &plan);
-	if (code == BP_EXIT_OK)
-		code = find_ksrc(ksrc_arg, cache, &ksrc, &release);
+	code = runprep_load(a, datadir, cache, &l);
 	if (code == BP_EXIT_OK) {
 		struct matrix_opts mo = {
-			.plan = plan,
+			.plan = l.plan,
 			.datadir = datadir,
 			.cache = cache,
-			.ksrc = ksrc,
-			.release = release,
+			.ksrc = l.ksrc,
+			.release = l.release,
 			.results = a->results,
 			.resume = a->resume,
 			.argc = a->argc,
@@ -280,11 +303,7 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 		};
 
 		code = run_matrix(a, &mo, ret, ret_report);
+		runprep_loaded_done(&l);
 	}
-	free(ov.arches.v);
-	free(ov.groups.v);
-	free(ov.base_groups.v);
-	free(ov.candidates.v);
-	json_object_put(resumed_doc);
 	return code;
 }

@@ -42,6 +42,25 @@ struct runprep_args {
 	char **argv;
 };
 
+/* The plan (with what a replaces), the kernel tree and its release. */
+struct runprep_loaded {
+	struct plan *plan;
+	char *ksrc;
+	char *release;
+};
+
+/*
+ * Load what a run of a needs, without running it: the plan file (a->plan,
+ * else the one the run directory a->resume recorded, else demo), with the
+ * lists and tree a->resume recorded for what a does not give, then a's
+ * replacements; the kernel tree resolved (the default tarball unpacked
+ * once).  Logs what goes wrong, once.  Returns BP_EXIT_OK with *ret filled
+ * (release with runprep_loaded_done), or the exit code.
+ */
+int runprep_load(const struct runprep_args *a, const char *datadir,
+		 const char *cache, struct runprep_loaded *ret);
+void runprep_loaded_done(struct runprep_loaded *l);
+
 /*
  * Run it.  Logs what goes wrong, once.  Returns the exit code (BP_EXIT_*).
  * ret->run is the run when one was opened (the caller prints from it and
