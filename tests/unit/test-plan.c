@@ -262,7 +262,8 @@ static void test_base_and_candidates_overrides(void **state)
 
 static void test_shipped_plans(void **state)
 {
-	static const char *const plans[] = { "demo", "seed-x86", "test-fail" };
+	static const char *const plans[] = { "demo", "seed-x86", "test-fail",
+					     "test-bisect" };
 
 	for (size_t i = 0; i < ELEMENTSOF(plans); i++) {
 		_cleanup_plan_ struct plan *p = NULL;
