@@ -11,7 +11,6 @@
 #include "core/arch.h"
 #include "core/bisect.h"
 #include "core/matrixrec.h"
-#include "core/report_bisect.h"
 #include "engine/guesthost.h"
 #include "engine/plangroups.h"
 #include "engine/report.h"
@@ -688,18 +687,13 @@ static int bisect_loop(struct bs *b)
 	return code;
 }
 
-/* report.html of the bisection. */
+/* report.html of the bisection (engine/report: core/report_bisect). */
 static void write_report(struct bs *b)
 {
-	_cleanup_free_ char *html = NULL;
-	_cleanup_free_ char *path = path_join(b->run->dir, "report.html");
-	size_t len = 0;
-	int r = report_bisect_render(b->run->doc, &html, &len);
+	int r = report_write_page(b->run->dir, b->run->doc, NULL);
 
-	if (r >= 0)
-		r = write_file_atomic(path, html, len, 0644);
 	if (r < 0)
-		log_warn_errno(r, "could not write %s", path);
+		log_warn_errno(r, "could not write %s/report.html", b->run->dir);
 }
 
 int bisectrun_run(const struct bisectrun_opts *o, struct run **ret_run)
