@@ -104,6 +104,12 @@ static void summary(const struct run *run, const char *report)
 		if (jsonx_text(g, "reproduce"))
 			printf("      reproduce: %s\n", jsonx_text(g, "reproduce"));
 	}
+	for (size_t i = 0; groups && i < json_object_array_length(groups); i++)
+		if (jsonx_text(json_object_array_get_idx(groups, i), "reproduce")) {
+			printf("narrow a failure down to its option lines: "
+			       "bootproof bisect %s\n", run->dir);
+			break;
+		}
 	printf("results: %s/\n", run->dir);
 	if (report)
 		printf("report: %s\n", report);
