@@ -19,8 +19,12 @@
 set -u
 BP=${BOOTPROOF:-./bootproof}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# BP_KEEP=DIR keeps the run directories there (to read them, or record
+# golden data from them); else they go with the temporary directory.
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+R=${BP_KEEP:-$T}
+mkdir -p "$R"
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 now() { date +%s; }
@@ -37,7 +41,7 @@ KSRC_ARG=${BP_KSRC:+--ksrc $BP_KSRC}
 t0=$(now)
 # shellcheck disable=SC2086
 nice "$BP" run "$top/scenarios/plans/test-bisect.plan" $KSRC_ARG --accel tcg \
-	--results "$T/r" >"$T/out1" 2>"$T/err1"; rc=$?
+	--results "$R/r" >"$T/out1" 2>"$T/err1"; rc=$?
 echo "run: exit $rc in $(($(now) - t0)) s"
 cat "$T/out1"
 [ $rc = 1 ] || { no "run: exit $rc, not 1"; grep -v '^  ' "$T/err1" | tail -n 20; }
@@ -62,7 +66,7 @@ PY
 
 # 2. The bisection.
 t0=$(now)
-nice "$BP" bisect "$d1" --results "$T/b" >"$T/out2" 2>"$T/err2"; rc=$?
+nice "$BP" bisect "$d1" --results "$R/b" >"$T/out2" 2>"$T/err2"; rc=$?
 secs=$(($(now) - t0))
 echo "bisect: exit $rc in $secs s"
 cat "$T/out2"
@@ -110,10 +114,10 @@ PY
 
 # 3. The culprit's reproducer, through sh exactly as recorded (its results
 # land in the current directory's results/).
-mkdir -p "$T/bin" "$T/repro"
+mkdir -p "$T/bin" "$R/repro"
 ln -s "$BP" "$T/bin/bootproof"
 echo "reproduce: $(cat "$T/repro.cmd")"
-(cd "$T/repro" && PATH="$T/bin:$PATH" nice sh -c "$(cat "$T/repro.cmd")" >"$T/out3" 2>"$T/err3"); rc=$?
+(cd "$R/repro" && PATH="$T/bin:$PATH" nice sh -c "$(cat "$T/repro.cmd")" >"$T/out3" 2>"$T/err3"); rc=$?
 [ $rc = 1 ] || { no "reproducer: exit $rc, not 1"; tail -n 20 "$T/err3"; }
 grep -q 'FAIL at build' "$T/out3" && grep -q 'Invalid value for CONFIG_PHYSICAL_ALIGN' "$T/out3" ||
 	{ no "reproducer: not the same failure"; cat "$T/out3"; }
