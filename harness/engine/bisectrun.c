@@ -142,8 +142,8 @@ static int load_source(struct bs *b)
 			log_error("bisect: %s has no candidate %s", p,
 				  b->o->candidate);
 		else
-			log_error("bisect: no candidate of %s failed (but the "
-				  "base alone): nothing to narrow", p);
+			log_error("bisect: no candidate of %s with groups "
+				  "failed: nothing to narrow", p);
 		return BP_EXIT_USAGE;
 	}
 	c = jsonx_get(b->rec, "candidate");
