@@ -254,10 +254,23 @@ static void run_shell(void)
 			;
 }
 
+/*
+ * Power off; a kernel that cannot (no ACPI, or acpi=off: nothing in
+ * /sys/firmware/acpi) would turn RB_POWER_OFF into a halt that never
+ * returns and the guest would idle until the host's timeout, so it
+ * reboots instead: the host's domain ends on reboot (on_reboot=destroy,
+ * core/domxml), as it does on power-off.
+ */
 __attribute__((noreturn))
 static void power_off(void)
 {
 	sync();
+	if (!path_exists("/sys/firmware/acpi")) {
+		out_note("no ACPI in this kernel: rebooting to end the guest");
+		reboot(RB_AUTOBOOT);
+		out_note("reboot(RB_AUTOBOOT): %s; trying RB_POWER_OFF",
+			 errname(errno));
+	}
 	reboot(RB_POWER_OFF);
 	out_note("reboot(RB_POWER_OFF): %s; trying RB_HALT_SYSTEM",
 		 errname(errno));

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "util/jsonx.h"
 #include "util/paths.h"
 #include "util/sha256.h"
+#include "util/xalloc.h"
 
 #define BUILD_TIMEOUT_MS (6u * 3600u * 1000u)
 #define LOG_READ_MAX (64u << 20)
@@ -626,4 +628,55 @@ reused:
 		return strbuf_fail(err, r, "cannot copy %s to %s: %s", bl, o->log,
 			    strerror(-r));
 	return 0;
+}
+
+/* ------------------------------------------------------------ history */
+
+void buildstage_history(const char *cache, const char *ksrc,
+			const char *release, const char *arch, double **ret,
+			size_t *ret_n)
+{
+	struct buildstage_opts o = { .cache = cache, .ksrc = ksrc,
+				     .release = release };
+	_cleanup_free_ char *kdir = kernels_dir(&o);
+	DIR *d = kdir ? opendir(kdir) : NULL;
+	struct dirent *e;
+
+	*ret = NULL;
+	*ret_n = 0;
+	while (d && (e = readdir(d))) {
+		_cleanup_free_ char *sub = NULL, *meta = NULL;
+		json_object *j, *v;
+
+		if (e->d_name[0] == '.')
+			continue;
+		sub = path_join(kdir, e->d_name);
+		meta = path_join(sub, "build.json");
+		if (!is_file(meta) || !(j = json_object_from_file(meta)))
+			continue;
+		if (!strcmp(jsonx_str(j, "result") ?: "", "pass") &&
+		    !strcmp(jsonx_str(j, "arch") ?: "", arch) &&
+		    json_object_object_get_ex(j, "seconds", &v)) {
+			*ret = xrealloc(*ret, (*ret_n + 1) * sizeof(**ret));
+			(*ret)[(*ret_n)++] = json_object_get_double(v);
+		}
+		json_object_put(j);
+	}
+	if (d)
+		closedir(d);
+}
+
+bool buildstage_have(const char *cache, const char *ksrc, const char *release,
+		     const char *config)
+{
+	struct buildstage_opts o = { .cache = cache, .ksrc = ksrc,
+				     .release = release };
+	_cleanup_free_ char *kdir = kernels_dir(&o), *sub = NULL, *meta = NULL;
+	char hash[SHA256_HEX_LEN + 1];
+
+	if (!kdir || sha256_file_hex(config, hash) < 0)
+		return false;
+	sub = path_join(kdir, hash);
+	meta = path_join(sub, "build.json");
+	return is_file(meta);
 }

@@ -112,4 +112,16 @@ char *buildstage_workdir(const char *cache, const char *ksrc,
 int buildstage_tree_key(const char *ksrc, const char *release, char *buf,
 			size_t n);
 
+/* What the cache measured: the wall seconds of every build of this tree
+ * and arch that passed, in *ret (malloc'd, *ret_n of them; none: NULL, 0).
+ * For the run's ETA (core/eta). */
+void buildstage_history(const char *cache, const char *ksrc,
+			const char *release, const char *arch, double **ret,
+			size_t *ret_n);
+
+/* Whether the cache holds a build (pass or a recorded failure) of this
+ * final .config for this tree: the build stage would reuse it. */
+bool buildstage_have(const char *cache, const char *ksrc, const char *release,
+		     const char *config);
+
 #endif

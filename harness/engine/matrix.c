@@ -11,8 +11,11 @@
 
 #include "adapters/image_guestfs.h"
 #include "core/arch.h"
+#include "core/buildorder.h"
+#include "core/eta.h"
 #include "core/groups.h"
 #include "core/groupverdict.h"
+#include "core/kconfig.h"
 #include "core/matrixrec.h"
 #include "core/recjson.h"
 #include "core/repro.h"
@@ -43,6 +46,10 @@ struct cand {
 	char *dir;		/* <run>/<id> */
 	size_t index;		/* in the run's boots */
 	json_object *old;	/* the record being resumed, or NULL */
+	int keep;		/* what of old stays (reusable()) */
+	bool full;		/* its build recompiles every object (first of
+				 * its arch, or other global options than the
+				 * one built before: core/buildorder) */
 };
 
 struct image_slot {
@@ -67,6 +74,9 @@ struct matrix {
 	const struct matrix_stage_ops *stages;
 	void *stages_ud;
 	char *toolchain;	/* gcc and ld versions, for the config key */
+	double *boot_s;		/* wall seconds of this run's boots, for the
+				 * ETA */
+	size_t n_boot_s;
 };
 
 static void matrix_done(struct matrix *m)
@@ -89,6 +99,7 @@ static void matrix_done(struct matrix *m)
 	}
 	free(m->images);
 	free(m->toolchain);
+	free(m->boot_s);
 }
 
 static bool interrupted(const struct matrix *m)
@@ -817,25 +828,30 @@ static const char *member_result(struct matrix *m, const struct cand *c,
 	return jsonx_str(jsonx_get(rec_of(m, c), key), "result");
 }
 
-static void run_cand(struct matrix *m, struct cand *c)
+/* The config stage of a candidate (or what an interrupted run recorded). */
+static void run_config(struct matrix *m, struct cand *c)
 {
-	int keep = reusable(c);
-	const char *br;
-
-	if (keep >= 1) {
+	c->keep = reusable(c);
+	if (c->keep >= 1) {
 		rec_set(m, c, "config", json_object_get(jsonx_get(c->old, "config")));
 		progress_note(&m->prog, c->rc.id,
-			      keep == 3 ? "reused from the interrupted run"
-					: "config reused from the interrupted run");
+			      c->keep == 3 ? "reused from the interrupted run"
+					   : "config reused from the interrupted run");
 	} else {
 		run_stage(m, c, "config", m->stages->config);
 	}
 	save(m);
+}
+
+/* Its build and boot, once its config passed. */
+static void run_build_boot(struct matrix *m, struct cand *c)
+{
+	const char *br;
+
 	if (interrupted(m) || !strcmp(member_result(m, c, "config") ?: "fail",
 				      "fail"))
 		return;
-
-	if (keep >= 2)
+	if (c->keep >= 2)
 		rec_set(m, c, "build", json_object_get(jsonx_get(c->old, "build")));
 	else
 		run_stage(m, c, "build", m->stages->build);
@@ -844,11 +860,144 @@ static void run_cand(struct matrix *m, struct cand *c)
 	if (interrupted(m) || !br || (strcmp(br, "pass") && strcmp(br, "reused")))
 		return;
 
-	if (keep >= 3)
+	if (c->keep >= 3) {
 		rec_replace(m, c, json_object_get(c->old));
-	else
+	} else {
+		double t0 = clock_mono_s();
+
 		run_stage(m, c, NULL, m->stages->boot);
+		m->boot_s = xrealloc(m->boot_s,
+				     (m->n_boot_s + 1) * sizeof(*m->boot_s));
+		m->boot_s[m->n_boot_s++] = clock_mono_s() - t0;
+	}
 	save(m);
+}
+
+/* A boot's cost until this run measured one: TCG boots of the demo
+ * kernels take 30-60 s here (docs/run.md). */
+#define ETA_DEFAULT_BOOT_S 60.0
+
+/* The rest of the run, order[from..n), as an ETA note (core/eta): builds
+ * the cache holds cost nothing, the others what the cache measured. */
+static void note_eta(struct matrix *m, const size_t *order, size_t from)
+{
+	const struct matrix_opts *o = m->o;
+	struct eta_step *steps;
+	_cleanup_strbuf_ struct strbuf how = STRBUF_INIT, msg = STRBUF_INIT;
+	double *builds = NULL, t = 0;
+	size_t n_builds = 0, n = 0;
+	const char *arch = NULL;
+
+	if (from >= m->n_cands || !o->cache || !o->ksrc || !o->release)
+		return;
+	steps = xrealloc(NULL, (m->n_cands - from) * sizeof(*steps));
+	/* one arch at a time: each has its own tree and measured times */
+	for (size_t i = from; i <= m->n_cands; i++) {
+		const struct cand *c = i < m->n_cands ? &m->cands[order[i]] : NULL;
+		double part;
+
+		if (arch && (!c || strcmp(c->rc.as->arch, arch))) {
+			buildstage_history(o->cache, o->ksrc, o->release, arch,
+					   &builds, &n_builds);
+			part = eta_seconds(steps, n, builds, n_builds, m->boot_s,
+					   m->n_boot_s, ETA_DEFAULT_BOOT_S,
+					   &how);
+			strbuf_addf(&how, " [%s]; ", arch);
+			free(builds);
+			if (part < 0 || t < 0)
+				t = -1;
+			else
+				t += part;
+			n = 0;
+		}
+		if (!c)
+			break;
+		arch = c->rc.as->arch;
+		if (strcmp(member_result(m, c, "config") ?: "fail", "fail")) {
+			_cleanup_free_ char *conf = path_join(c->dir, "config");
+
+			steps[n++] = (struct eta_step){
+				.cached = c->keep >= 2 ||
+					  buildstage_have(o->cache, o->ksrc,
+							  o->release, conf),
+				.full = c->full,
+				.boots = c->keep < 3,
+			};
+		}
+	}
+	free(steps);
+	if (how.len >= 2)
+		strbuf_setlen(&how, how.len - 2);
+	if (t >= 0) {
+		strbuf_addstr(&msg, "about ");
+		eta_format(t, &msg);
+		strbuf_addf(&msg, " left: %s", how.buf);
+	} else {
+		strbuf_addf(&msg, "%s", how.buf);
+	}
+	progress_note(&m->prog, "ETA", msg.buf);
+}
+
+/* The candidate's final .config, parsed; NULL when its config stage did
+ * not pass or the file cannot be read (it then builds in plan order). */
+static struct kconfig *final_config(struct matrix *m, const struct cand *c)
+{
+	_cleanup_free_ char *p = path_join(c->dir, "config");
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	_cleanup_kconfig_error_ struct kconfig_error kerr = KCONFIG_ERROR_INIT;
+	struct kconfig *kc = NULL;
+
+	if (!strcmp(member_result(m, c, "config") ?: "fail", "fail") ||
+	    strbuf_read_file(&sb, p, 64u << 20) < 0 || kconfig_new(&kc) < 0)
+		return NULL;
+	if (kconfig_parse(kc, p, sb.buf, sb.len, &kerr) < 0) {
+		kconfig_free(kc);
+		return NULL;
+	}
+	return kc;
+}
+
+/* The build order (core/buildorder) from the candidates' final configs,
+ * recorded in run.json as "build_order" (candidate ids). */
+static void plan_builds(struct matrix *m, size_t *order)
+{
+	struct buildorder_item *it = xrealloc(NULL, m->n_cands * sizeof(*it));
+	struct kconfig **kc = xrealloc(NULL, m->n_cands * sizeof(*kc));
+	json_object *ids = json_object_new_array();
+	_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
+
+	for (size_t i = 0; i < m->n_cands; i++) {
+		kc[i] = final_config(m, &m->cands[i]);
+		it[i] = (struct buildorder_item){
+			.arch = m->cands[i].rc.as->arch,
+			.config = kc[i],
+			.base = m->cands[i].rc.kind == PLAN_CAND_BASE,
+		};
+	}
+	buildorder_plan(it, m->n_cands, order);
+	for (size_t i = 0; i < m->n_cands; i++) {
+		struct cand *c = &m->cands[order[i]];
+		const struct cand *p = i ? &m->cands[order[i - 1]] : NULL;
+		const char *id = c->rc.id;
+		_cleanup_strbuf_ struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+		if (kc[order[i]])
+			buildorder_signature(kc[order[i]], &a);
+		if (p && kc[order[i - 1]])
+			buildorder_signature(kc[order[i - 1]], &b);
+		c->full = !p || strcmp(p->rc.as->arch, c->rc.as->arch) ||
+			  !kc[order[i - 1]] || strcmp(a.buf, b.buf);
+
+		json_object_array_add(ids, jsonx_new_str(id));
+		strbuf_addf(&note, "%s%s", i ? ", " : "", id);
+	}
+	for (size_t i = 0; i < m->n_cands; i++)
+		kconfig_free(kc[i]);
+	json_object_object_add(m->run->doc, "build_order", ids);
+	if (m->n_cands > 1)
+		progress_note(&m->prog, "build order", note.buf);
+	free(kc);
+	free(it);
 }
 
 /* The run directory (new, or the one resumed) with the host and plan
@@ -936,8 +1085,21 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 			"%s/\n", m.run->id, m.n_cands, m.n_cands == 1 ? "" : "s",
 			m.run->dir);
 	save(&m);
+	/* Every config first (a minute each, then cached): the final configs
+	 * decide the order of the builds (core/buildorder). */
 	for (size_t i = 0; i < m.n_cands && !interrupted(&m); i++)
-		run_cand(&m, &m.cands[i]);
+		run_config(&m, &m.cands[i]);
+	if (!interrupted(&m)) {
+		size_t *order = xrealloc(NULL, m.n_cands * sizeof(*order));
+
+		plan_builds(&m, order);
+		save(&m);
+		for (size_t i = 0; i < m.n_cands && !interrupted(&m); i++) {
+			note_eta(&m, order, i);
+			run_build_boot(&m, &m.cands[order[i]]);
+		}
+		free(order);
+	}
 	progress_done(&m.prog);
 	update_groups(&m);
 	ret->exit_code = exit_code(&m);
