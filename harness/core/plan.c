@@ -385,6 +385,67 @@ int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
 	return 0;
 }
 
+int plan_set_base(struct plan *p, const char *base, struct strbuf *err)
+{
+	if (!base || !*base)
+		return fail(err, "--base", 0, "an empty base (targets joined "
+			    "by '+', or a config file)");
+	items_free(p->bases, p->n_bases);
+	p->bases = NULL;
+	p->n_bases = 0;
+	add_item(&p->bases, &p->n_bases, NULL, base, 0);
+	p->base_from_args = true;
+	return 0;
+}
+
+int plan_set_base_groups(struct plan *p, const char *const *groups, size_t n,
+			 struct strbuf *err)
+{
+	struct plan_item *v = NULL;
+	size_t nv = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!group_word_ok(groups[i])) {
+			items_free(v, nv);
+			return fail(err, "--base-group", 0, "'%s' is neither a "
+				    "group name nor a path (with a '/')",
+				    groups[i]);
+		}
+		add_item(&v, &nv, NULL, groups[i], 0);
+	}
+	items_free(p->base_groups, p->n_base_groups);
+	p->base_groups = v;
+	p->n_base_groups = nv;
+	p->base_groups_from_args = true;
+	return 0;
+}
+
+int plan_set_candidates(struct plan *p, const char *const *kinds, size_t n,
+			struct strbuf *err)
+{
+	static const unsigned bits[] = { PLAN_CAND_BASE, PLAN_CAND_EACH,
+					 PLAN_CAND_ALL };
+	unsigned v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned b = 0;
+
+		for (size_t k = 0; k < ELEMENTSOF(bits); k++)
+			if (!strcmp(kinds[i], plan_candidate_kind_name(bits[k])))
+				b = bits[k];
+		if (!b)
+			return fail(err, "--candidates", 0, "unknown candidates "
+				    "'%s' (base, each, all)", kinds[i]);
+		v |= b;
+	}
+	if (!v)
+		return fail(err, "--candidates", 0, "no candidate kind "
+			    "(base, each, all)");
+	p->candidates = v;
+	p->candidates_from_args = true;
+	return 0;
+}
+
 bool plan_allows_scenario(const struct plan *p, const char *s)
 {
 	if (!p->scenarios)

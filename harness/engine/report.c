@@ -9,9 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/report_bisect.h"
 #include "core/report_html.h"
 #include "core/runread.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
@@ -110,7 +112,11 @@ int report_write_page(const char *dir, json_object *doc, char **ret_path)
 	size_t len;
 	int r;
 
-	r = report_html_render(doc, &ops, &page, &len);
+	/* A bisection has a page of its own. */
+	if (jsonx_get(doc, "bisect"))
+		r = report_bisect_render(doc, &page, &len);
+	else
+		r = report_html_render(doc, &ops, &page, &len);
 	if (r < 0)
 		return r;
 	path = path_join(dir, "report.html");
