@@ -364,8 +364,11 @@ int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 	return 0;
 }
 
-int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
-		    struct strbuf *err)
+/* Group words given on the command line (option opt) as plan items in
+ * *ret, after checking each; *ret is replaced only when all are good. */
+static int items_from_args(const char *opt, const char *const *groups,
+			   size_t n, struct plan_item **ret, size_t *ret_n,
+			   struct strbuf *err)
 {
 	struct plan_item *v = NULL;
 	size_t nv = 0;
@@ -373,16 +376,26 @@ int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (!group_word_ok(groups[i])) {
 			items_free(v, nv);
-			return fail(err, "--group", 0, "'%s' is neither a group "
+			return fail(err, opt, 0, "'%s' is neither a group "
 				    "name nor a path (with a '/')", groups[i]);
 		}
 		add_item(&v, &nv, NULL, groups[i], 0);
 	}
-	items_free(p->groups, p->n_groups);
-	p->groups = v;
-	p->n_groups = nv;
-	p->groups_from_args = true;
+	items_free(*ret, *ret_n);
+	*ret = v;
+	*ret_n = nv;
 	return 0;
+}
+
+int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
+		    struct strbuf *err)
+{
+	int r = items_from_args("--group", groups, n, &p->groups,
+				&p->n_groups, err);
+
+	if (r == 0)
+		p->groups_from_args = true;
+	return r;
 }
 
 int plan_set_base(struct plan *p, const char *base, struct strbuf *err)
@@ -401,23 +414,12 @@ int plan_set_base(struct plan *p, const char *base, struct strbuf *err)
 int plan_set_base_groups(struct plan *p, const char *const *groups, size_t n,
 			 struct strbuf *err)
 {
-	struct plan_item *v = NULL;
-	size_t nv = 0;
+	int r = items_from_args("--base-group", groups, n, &p->base_groups,
+				&p->n_base_groups, err);
 
-	for (size_t i = 0; i < n; i++) {
-		if (!group_word_ok(groups[i])) {
-			items_free(v, nv);
-			return fail(err, "--base-group", 0, "'%s' is neither a "
-				    "group name nor a path (with a '/')",
-				    groups[i]);
-		}
-		add_item(&v, &nv, NULL, groups[i], 0);
-	}
-	items_free(p->base_groups, p->n_base_groups);
-	p->base_groups = v;
-	p->n_base_groups = nv;
-	p->base_groups_from_args = true;
-	return 0;
+	if (r == 0)
+		p->base_groups_from_args = true;
+	return r;
 }
 
 int plan_set_candidates(struct plan *p, const char *const *kinds, size_t n,
