@@ -480,20 +480,18 @@ static void explain_value(struct symbol *sym, const char *want)
 	       NULL);
 }
 
-static void explain(const char *name, const char *want, bool only_exists)
+/* The "symbol" record of a query: name, type, final value, where it is
+ * defined.  False (after an "unknown" record) when the tree has no such
+ * symbol for this arch. */
+static bool record_symbol(struct symbol *sym, const char *name)
 {
-	struct symbol *sym = sym_find(name);
 	struct menu *m;
 	char where[512] = "";
 	const char *final;
-	tristate wt, have;
 
-	if (!sym_is_defined(sym)) {
+	if (!sym || !sym_is_defined(sym)) {
 		record("symbol", name, "unknown", "-", "", NULL);
-		if (!only_exists)
-			record("reason", "unknown", NULL);
-		record("end", NULL);
-		return;
+		return false;
 	}
 	sym_calc_value(sym);
 	list_for_each_entry(m, &sym->menus, link) {
@@ -502,6 +500,20 @@ static void explain(const char *name, const char *want, bool only_exists)
 	}
 	final = (sym->flags & SYMBOL_WRITE) ? sym_get_string_value(sym) : "-";
 	record("symbol", name, type_str(sym), final, where, NULL);
+	return true;
+}
+
+static void explain(const char *name, const char *want, bool only_exists)
+{
+	struct symbol *sym = sym_find(name);
+	tristate wt, have;
+
+	if (!record_symbol(sym, name)) {
+		if (!only_exists)
+			record("reason", "unknown", NULL);
+		record("end", NULL);
+		return;
+	}
 	if (only_exists) {
 		record("end", NULL);
 		return;
@@ -618,22 +630,11 @@ static void why(const char *name)
 {
 	struct symbol *sym = sym_find(name);
 	struct property *prop;
-	struct menu *m;
-	char where[512] = "";
-	const char *final;
 
-	if (!sym_is_defined(sym)) {
-		record("symbol", name, "unknown", "-", "", NULL);
+	if (!record_symbol(sym, name)) {
 		record("end", NULL);
 		return;
 	}
-	sym_calc_value(sym);
-	list_for_each_entry(m, &sym->menus, link) {
-		snprintf(where, sizeof(where), "%s:%d", m->filename, m->lineno);
-		break;
-	}
-	final = (sym->flags & SYMBOL_WRITE) ? sym_get_string_value(sym) : "-";
-	record("symbol", name, type_str(sym), final, where, NULL);
 	if (sym->dir_dep.expr) {
 		char *s = expr_str(sym->dir_dep.expr);
 
