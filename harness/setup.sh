@@ -72,20 +72,6 @@ if [ -n "$missing" ]; then
 	# A third-party source that cannot be reached must not stop us:
 	# Debian's own archive is what we need.
 	apt-get update -q >/dev/null 2>&1 || apt-get update -q || true
-	# linux-image-amd64 is here for libguestfs, whose appliance makes its
-	# own initrd (supermin).  When the running kernel is not one of
-	# /boot's (a container, or a VM its host boots), nothing will ever
-	# boot that package's kernel, and its initramfs is dead weight that
-	# costs 80 s to make, twice (the package's postinst, then the
-	# initramfs-tools trigger other packages' hooks set off; measured on
-	# a fresh machine here: 167 s of a 279 s setup).  INITRD=No is the
-	# switch the kernel's postinst hook honours; with no initrd made, the
-	# trigger finds none to update.  A host booted from /boot keeps
-	# Debian's default.
-	if [ ! -e "/boot/vmlinuz-$(uname -r)" ]; then
-		export INITRD=No
-		echo "setup: running kernel $(uname -r) is not from /boot: no initramfs for the kernel package (INITRD=No)"
-	fi
 	# shellcheck disable=SC2086
 	if ! apt-get install -y -q --no-install-recommends $missing; then
 		echo "setup: apt-get install failed" >&2

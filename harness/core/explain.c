@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,22 @@ static const char *const kind_names[EXPLAIN_KIND_MAX] = {
 	[EXPLAIN_STALE_BASE] = "stale base option",
 	[EXPLAIN_UNEXPLAINED] = "unexplained",
 };
+
+static const char *const rule_names[EXPLAIN_RULE_KIND_MAX] = {
+	[EXPLAIN_RULE_DEPENDS] = "depends",
+	[EXPLAIN_RULE_PROMPT] = "prompt",
+	[EXPLAIN_RULE_DEFAULT] = "default",
+	[EXPLAIN_RULE_SELECT] = "select",
+	[EXPLAIN_RULE_IMPLY] = "imply",
+	[EXPLAIN_RULE_CHOICE] = "choice",
+};
+
+const char *explain_rule_kind_name(enum explain_rule_kind k)
+{
+	if ((unsigned)k >= EXPLAIN_RULE_KIND_MAX)
+		return "?";
+	return rule_names[k];
+}
 
 const char *explain_kind_name(enum explain_kind k)
 {
@@ -72,7 +89,24 @@ void explain_query_exists(struct strbuf *sb, const char *name)
 	strbuf_addch(sb, '\n');
 }
 
+void explain_query_why(struct strbuf *sb, const char *name)
+{
+	strbuf_addstr(sb, "why\t");
+	add_escaped(sb, name);
+	strbuf_addch(sb, '\n');
+}
+
 /* ------------------------------------------------------------ freeing */
+
+static void terms_done(struct explain_term *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(t[i].name);
+		free(t[i].value);
+		free(t[i].type);
+	}
+	free(t);
+}
 
 static void reason_done(struct explain_reason *r)
 {
@@ -83,16 +117,25 @@ static void reason_done(struct explain_reason *r)
 	free(r->low);
 	free(r->high);
 	free(r->text);
-	for (size_t i = 0; i < r->n_terms; i++) {
-		free(r->terms[i].name);
-		free(r->terms[i].value);
-		free(r->terms[i].type);
-	}
-	free(r->terms);
+	terms_done(r->terms, r->n_terms);
+}
+
+static void rule_done(struct explain_rule *r)
+{
+	free(r->value);
+	free(r->cond);
+	free(r->expr);
+	free(r->cond_expr);
+	free(r->symbol);
+	free(r->choice_default);
+	terms_done(r->terms, r->n_terms);
 }
 
 static void symbol_done(struct explain_symbol *s)
 {
+	for (size_t i = 0; i < s->n_rules; i++)
+		rule_done(&s->rules[i]);
+	free(s->rules);
 	free(s->name);
 	free(s->type);
 	free(s->final);
@@ -271,8 +314,70 @@ static void fill_reason(struct explain_reason *r, struct fields *fs)
 	}
 }
 
+/* Fields each rule kind takes after "rule KIND". */
+static const size_t rule_arity[EXPLAIN_RULE_KIND_MAX] = {
+	[EXPLAIN_RULE_DEPENDS] = 2, [EXPLAIN_RULE_PROMPT] = 2,
+	[EXPLAIN_RULE_DEFAULT] = 4, [EXPLAIN_RULE_SELECT] = 3,
+	[EXPLAIN_RULE_IMPLY] = 3,   [EXPLAIN_RULE_CHOICE] = 2,
+};
+
+static void fill_rule(struct explain_rule *r, struct fields *fs)
+{
+	switch (r->kind) {
+	case EXPLAIN_RULE_DEPENDS:
+	case EXPLAIN_RULE_PROMPT:
+		r->value = take(fs, 2, false);
+		r->expr = take(fs, 3, false);
+		break;
+	case EXPLAIN_RULE_DEFAULT:
+		r->value = take(fs, 2, false);
+		r->cond = take(fs, 3, false);
+		r->expr = take(fs, 4, false);
+		r->cond_expr = take(fs, 5, false);
+		break;
+	case EXPLAIN_RULE_SELECT:
+	case EXPLAIN_RULE_IMPLY:
+		r->symbol = take(fs, 2, false);
+		r->value = take(fs, 3, false);
+		r->expr = take(fs, 4, false);
+		break;
+	case EXPLAIN_RULE_CHOICE:
+		r->symbol = take(fs, 2, true);
+		r->choice_default = take(fs, 3, true);
+		break;
+	default:
+		break;
+	}
+}
+
+static int parse_rule(struct explain_symbol *s, struct fields *fs,
+		      unsigned ln, struct strbuf *err)
+{
+	struct explain_rule *r;
+	int k;
+
+	for (k = 0; k < EXPLAIN_RULE_KIND_MAX; k++)
+		if (fs->n >= 2 && !strcmp(fs->f[1], rule_names[k]))
+			break;
+	if (k == EXPLAIN_RULE_KIND_MAX)
+		return bad(err, ln, "unknown rule '%s'",
+			   fs->n < 2 ? "" : fs->f[1]);
+	if (fs->n != 2 + rule_arity[k])
+		return bad(err, ln, "rule '%s' takes %zu fields, not %zu",
+			   fs->f[1], rule_arity[k], fs->n - 2);
+	s->rules = grow(s->rules, s->n_rules, sizeof(*s->rules));
+	r = &s->rules[s->n_rules++];
+	r->kind = (enum explain_rule_kind)k;
+	fill_rule(r, fs);
+	return 0;
+}
+
+/* What a "term" record belongs to: the last reason or rule. */
+enum last_record { LAST_NONE, LAST_REASON, LAST_RULE };
+
 static int parse_line(struct explain_result *res, struct fields *fs,
-		      bool *in_block, unsigned ln, struct strbuf *err)
+		      bool *in_block, enum last_record *last, unsigned ln,
+		      struct strbuf *err)
 {
 	const char *rec = fs->f[0];
 	struct explain_symbol *s = res->n_syms ? &res->syms[res->n_syms - 1]
@@ -298,6 +403,7 @@ static int parse_line(struct explain_result *res, struct fields *fs,
 		}
 		s->defined = take(fs, 4, true);
 		*in_block = true;
+		*last = LAST_NONE;
 		return 0;
 	}
 	if (!*in_block)
@@ -322,20 +428,35 @@ static int parse_line(struct explain_result *res, struct fields *fs,
 		r = &s->reasons[s->n_reasons++];
 		r->kind = k;
 		fill_reason(r, fs);
+		*last = LAST_REASON;
 		return 0;
 	}
-	if (!strcmp(rec, "term")) {
-		struct explain_reason *r;
-		struct explain_term *t;
+	if (!strcmp(rec, "rule")) {
+		int e = parse_rule(s, fs, ln, err);
 
-		if (!s->n_reasons)
-			return bad(err, ln, "'term' before any 'reason'");
+		if (!e)
+			*last = LAST_RULE;
+		return e;
+	}
+	if (!strcmp(rec, "term")) {
+		struct explain_term **terms, *t;
+		size_t *n;
+
+		if (*last == LAST_NONE)
+			return bad(err, ln,
+				   "'term' before any 'reason' or 'rule'");
 		if (fs->n != 4)
 			return bad(err, ln, "'term' takes 3 fields, not %zu",
 				   fs->n - 1);
-		r = &s->reasons[s->n_reasons - 1];
-		r->terms = grow(r->terms, r->n_terms, sizeof(*r->terms));
-		t = &r->terms[r->n_terms++];
+		if (*last == LAST_REASON) {
+			terms = &s->reasons[s->n_reasons - 1].terms;
+			n = &s->reasons[s->n_reasons - 1].n_terms;
+		} else {
+			terms = &s->rules[s->n_rules - 1].terms;
+			n = &s->rules[s->n_rules - 1].n_terms;
+		}
+		*terms = grow(*terms, *n, sizeof(**terms));
+		t = &(*terms)[(*n)++];
 		t->name = take(fs, 1, false);
 		t->value = take(fs, 2, false);
 		t->type = take(fs, 3, false);
@@ -344,12 +465,21 @@ static int parse_line(struct explain_result *res, struct fields *fs,
 	return bad(err, ln, "unknown record '%s'", rec);
 }
 
+static bool is_our_version(const char *v)
+{
+	char want[16];
+
+	snprintf(want, sizeof(want), "%d", EXPLAIN_PROTOCOL_VERSION);
+	return !strcmp(v, want);
+}
+
 int explain_parse(const char *buf, size_t len, struct explain_result **ret,
 		  struct strbuf *err)
 {
 	struct explain_result *res;
 	struct fields fs = { .n = 0 };
 	bool header = false, in_block = false;
+	enum last_record last = LAST_NONE;
 	unsigned ln = 0;
 	size_t pos = 0;
 	int r = 0;
@@ -374,7 +504,7 @@ int explain_parse(const char *buf, size_t len, struct explain_result **ret,
 					"expected 'bp-kconfig-explain VERSION'");
 				break;
 			}
-			if (strcmp(fs.f[1], "1")) {
+			if (!is_our_version(fs.f[1])) {
 				r = -EPROTO;
 				if (err) {
 					strbuf_reset(err);
@@ -390,7 +520,7 @@ int explain_parse(const char *buf, size_t len, struct explain_result **ret,
 			fields_done(&fs);
 			continue;
 		}
-		r = parse_line(res, &fs, &in_block, ln, err);
+		r = parse_line(res, &fs, &in_block, &last, ln, err);
 		fields_done(&fs);
 		if (r < 0)
 			break;

@@ -10,10 +10,10 @@
  * one; a stale line in the base config); they share the kinds below so one
  * result can hold them all.
  *
- * The helper's output, version 1 (one record per line, tab-separated, a
+ * The helper's output, version 2 (one record per line, tab-separated, a
  * tab, newline or backslash inside a field escaped as \t \n \\):
  *
- *	bp-kconfig-explain	1
+ *	bp-kconfig-explain	2
  *	symbol	NAME	TYPE	FINAL	DEFINED		then 0+ reasons, then end
  *	reason	unknown
  *	reason	depends	SOURCE	VALUE	EXPR	SOURCE: depends | prompt
@@ -25,8 +25,18 @@
  *	reason	nomodules
  *	reason	invalid	TEXT
  *	reason	other	TEXT
- *	term	NAME	VALUE	TYPE		a symbol of the reason above
+ *	rule	depends	VALUE	EXPR		"why" queries: the rules below
+ *	rule	prompt	VALUE	EXPR		one per prompt
+ *	rule	default	VALUE	COND	EXPR	CONDEXPR	each, in order
+ *	rule	select	SELECTOR	VALUE	EXPR	each select
+ *	rule	imply	IMPLIER	VALUE	EXPR	each imply
+ *	rule	choice	CHOSEN	DEFAULT		a choice member
+ *	term	NAME	VALUE	TYPE		a symbol of the reason or rule above
  *	end
+ *
+ * Version 2 added the "why" query and its rule records (an "explain" or
+ * "exists" query is answered as in version 1).  The helper's own comment
+ * says what each field holds.
  *
  * Pure module: buffers in, structures out; no I/O, never logs.
  */
@@ -39,7 +49,7 @@
 #include "util/cleanup.h"
 #include "util/strbuf.h"
 
-#define EXPLAIN_PROTOCOL_VERSION 1
+#define EXPLAIN_PROTOCOL_VERSION 2
 
 enum explain_kind {
 	EXPLAIN_UNKNOWN,	/* not a symbol of this tree (for this arch) */
@@ -87,6 +97,42 @@ struct explain_reason {
 	size_t n_terms;
 };
 
+/* The rules a "why" query lists: what can give a symbol its value. */
+enum explain_rule_kind {
+	EXPLAIN_RULE_DEPENDS,	/* "depends on", enclosing menus and ifs */
+	EXPLAIN_RULE_PROMPT,	/* a prompt and its visibility */
+	EXPLAIN_RULE_DEFAULT,	/* a default and its condition */
+	EXPLAIN_RULE_SELECT,	/* "select NAME" in another symbol */
+	EXPLAIN_RULE_IMPLY,	/* "imply NAME" in another symbol */
+	EXPLAIN_RULE_CHOICE,	/* the symbol is a member of a choice */
+	EXPLAIN_RULE_KIND_MAX,
+};
+
+/* "depends", "prompt", "default", "select", "imply", "choice"; "?" out of
+ * range. */
+const char *explain_rule_kind_name(enum explain_rule_kind k);
+
+/* Every string is owned by the rule; NULL when the record has none. */
+struct explain_rule {
+	enum explain_rule_kind kind;
+	/*
+	 * DEPENDS/PROMPT: the expression's value (y/m/n); DEFAULT: what the
+	 * default gives (a bool/tristate's already limited by its
+	 * condition; another type's value as text); SELECT/IMPLY: the value
+	 * of the term "SELECTOR && condition".
+	 */
+	char *value;
+	char *cond;	/* DEFAULT: its condition's value, y/m/n */
+	char *expr;	/* the expression (DEFAULT: the default's) */
+	char *cond_expr; /* DEFAULT: its condition ("y" when none) */
+	char *symbol;	/* SELECT/IMPLY: who selects; CHOICE: the member
+			 * chosen (NULL when none) */
+	char *choice_default; /* CHOICE: the choice's default, or NULL */
+	/* The symbols of the expressions (CHOICE: the members). */
+	struct explain_term *terms;
+	size_t n_terms;
+};
+
 struct explain_symbol {
 	char *name;
 	char *type;	/* bool tristate int hex string unknown */
@@ -94,6 +140,8 @@ struct explain_symbol {
 	char *defined;	/* "file:line" of its first definition, NULL */
 	struct explain_reason *reasons;
 	size_t n_reasons;
+	struct explain_rule *rules;	/* "why" queries only, in order */
+	size_t n_rules;
 };
 
 struct explain_result {
@@ -109,6 +157,8 @@ struct explain_result {
 void explain_query_value(struct strbuf *sb, const char *name,
 			 const char *value);
 void explain_query_exists(struct strbuf *sb, const char *name);
+/* "Every rule that can give NAME its value": answered with rule records. */
+void explain_query_why(struct strbuf *sb, const char *name);
 
 /*
  * Parse the helper's output.  Returns 0 and the result in *ret, -EINVAL on

@@ -130,6 +130,7 @@ json_object *groupverdict_skip(const char *group, const char *arch,
 	add_str(o, "candidate", NULL);
 	json_object_object_add(o, "dropped", json_object_new_array());
 	json_object_object_add(o, "scenarios", json_object_new_array());
+	add_str(o, "reproduce", NULL);
 	return o;
 }
 
@@ -434,9 +435,14 @@ json_object *groupverdict_decide(json_object *boots,
 	json_object_object_add(o, "dropped", dropped);
 	scen = json_object_new_array();
 	json_object_object_add(o, "scenarios", scen);
-	if (decide_stages(o, boots, cand, g))
-		return o;
-	own = judge_scenarios(cand, dropped, g, scen, &fails);
-	decide_scenarios(o, g, scen, dropped, n_opts, own, &fails);
+	if (!decide_stages(o, boots, cand, g)) {
+		own = judge_scenarios(cand, dropped, g, scen, &fails);
+		decide_scenarios(o, g, scen, dropped, n_opts, own, &fails);
+	}
+	/* A FAIL names the command that runs its candidate alone again. */
+	add_str(o, "reproduce",
+		streq(jsonx_str(o, "verdict"), "FAIL")
+			? jsonx_str(jsonx_get(cand, "candidate"), "reproduce")
+			: NULL);
 	return o;
 }

@@ -11,7 +11,8 @@
  *	{ group, arch, verdict: PASS|PARTIAL|FAIL|SKIP,
  *	  stage: config|build|boot|scenario|null, reason, candidate,
  *	  dropped: [ { option, reason } ],
- *	  scenarios: [ { name, result, reason } ] }
+ *	  scenarios: [ { name, result, reason } ],
+ *	  reproduce }
  *
  * The deciding candidate is the one with the group alone ("each"), else
  * one with all groups ("all"), else any that has it.  Then, in order:
@@ -30,6 +31,8 @@
  * and why.  A scenario the plan does not run is a skip "not in the plan".
  * For a build or boot FAIL of a candidate with groups, when the base-alone
  * candidate of the same arch failed the same way the reason says so.
+ * A FAIL's "reproduce" is its candidate's (candidate.reproduce: the one
+ * command that builds and boots it alone again); null otherwise.
  *
  * Pure module: json-c objects in and out, no I/O, never logs.
  */

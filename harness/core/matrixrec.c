@@ -38,6 +38,7 @@ json_object *matrixrec_candidate(const struct matrixrec_cand *c)
 	json_object_object_add(o, "kind",
 			       jsonx_new_str(plan_candidate_kind_name(c->kind)));
 	json_object_object_add(o, "scenarios", jsonx_new_str(c->scenarios));
+	json_object_object_add(o, "reproduce", jsonx_new_str(c->reproduce));
 	return o;
 }
 
@@ -129,12 +130,27 @@ json_object *matrixrec_plan(const struct plan *p,
 			json_object_array_add(a, jsonx_new_str(p->groups[i].value));
 	}
 	json_object_object_add(o, "group_args", a);
+	json_object_object_add(o, "base_arg",
+			       p->base_from_args && p->n_bases
+				       ? jsonx_new_str(p->bases[0].value)
+				       : NULL);
+	a = NULL;
+	if (p->base_groups_from_args) {
+		a = json_object_new_array();
+		for (size_t i = 0; i < p->n_base_groups; i++)
+			json_object_array_add(
+				a, jsonx_new_str(p->base_groups[i].value));
+	}
+	json_object_object_add(o, "base_group_args", a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < ELEMENTSOF(kinds); i++)
 		if (p->candidates & kinds[i])
 			json_object_array_add(
 				a, jsonx_new_str(plan_candidate_kind_name(kinds[i])));
 	json_object_object_add(o, "candidates", a);
+	json_object_object_add(o, "candidates_arg",
+			       p->candidates_from_args ? json_object_get(a)
+						       : NULL);
 	json_object_object_add(o, "scenarios",
 			       p->scenarios ? str_array(p->scenarios,
 							p->n_scenarios)

@@ -43,9 +43,11 @@ struct matrixrec_cand {
 	size_t n_base;		/* how many of groups are base groups */
 	char *scenarios;	/* "boot,bpf" */
 	char *name;		/* libvirt domain name */
+	char *reproduce;	/* the command that runs it alone (core/repro),
+				 * or NULL */
 };
 
-/* { id, arch, base, base_groups[], groups[], kind, scenarios } */
+/* { id, arch, base, base_groups[], groups[], kind, scenarios, reproduce } */
 json_object *matrixrec_candidate(const struct matrixrec_cand *c);
 
 /* The record of a candidate that has not booted (yet): name, arch,
@@ -55,7 +57,9 @@ json_object *matrixrec_stub(const struct matrixrec_cand *c, json_object *config,
 			    json_object *build, const char *reason);
 
 /* The run's "plan": what ran (arches, bases, groups, candidates, the
- * scenarios and timeout the plan set), the tree and its release. */
+ * scenarios and timeout the plan set), the tree and its release, and what
+ * the command line replaced (group_args, base_arg, base_group_args,
+ * candidates_arg: null when the plan's own were used). */
 json_object *matrixrec_plan(const struct plan *p,
 			    const struct matrixrec_arch *arches, size_t n_arches,
 			    char *const *names, size_t n_names,

@@ -380,8 +380,11 @@ int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 	return 0;
 }
 
-int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
-		    struct strbuf *err)
+/* Group words given on the command line (option opt) as plan items in
+ * *ret, after checking each; *ret is replaced only when all are good. */
+static int items_from_args(const char *opt, const char *const *groups,
+			   size_t n, struct plan_item **ret, size_t *ret_n,
+			   struct strbuf *err)
 {
 	struct plan_item *v = NULL;
 	size_t nv = 0;
@@ -389,15 +392,75 @@ int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (!group_word_ok(groups[i])) {
 			items_free(v, nv);
-			return fail(err, "--group", 0, "'%s' is neither a group "
+			return fail(err, opt, 0, "'%s' is neither a group "
 				    "name nor a path (with a '/')", groups[i]);
 		}
 		add_item(&v, &nv, NULL, groups[i], 0);
 	}
-	items_free(p->groups, p->n_groups);
-	p->groups = v;
-	p->n_groups = nv;
-	p->groups_from_args = true;
+	items_free(*ret, *ret_n);
+	*ret = v;
+	*ret_n = nv;
+	return 0;
+}
+
+int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
+		    struct strbuf *err)
+{
+	int r = items_from_args("--group", groups, n, &p->groups,
+				&p->n_groups, err);
+
+	if (r == 0)
+		p->groups_from_args = true;
+	return r;
+}
+
+int plan_set_base(struct plan *p, const char *base, struct strbuf *err)
+{
+	if (!base || !*base)
+		return fail(err, "--base", 0, "an empty base (targets joined "
+			    "by '+', or a config file)");
+	items_free(p->bases, p->n_bases);
+	p->bases = NULL;
+	p->n_bases = 0;
+	add_item(&p->bases, &p->n_bases, NULL, base, 0);
+	p->base_from_args = true;
+	return 0;
+}
+
+int plan_set_base_groups(struct plan *p, const char *const *groups, size_t n,
+			 struct strbuf *err)
+{
+	int r = items_from_args("--base-group", groups, n, &p->base_groups,
+				&p->n_base_groups, err);
+
+	if (r == 0)
+		p->base_groups_from_args = true;
+	return r;
+}
+
+int plan_set_candidates(struct plan *p, const char *const *kinds, size_t n,
+			struct strbuf *err)
+{
+	static const unsigned bits[] = { PLAN_CAND_BASE, PLAN_CAND_EACH,
+					 PLAN_CAND_ALL };
+	unsigned v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned b = 0;
+
+		for (size_t k = 0; k < ELEMENTSOF(bits); k++)
+			if (!strcmp(kinds[i], plan_candidate_kind_name(bits[k])))
+				b = bits[k];
+		if (!b)
+			return fail(err, "--candidates", 0, "unknown candidates "
+				    "'%s' (base, each, all)", kinds[i]);
+		v |= b;
+	}
+	if (!v)
+		return fail(err, "--candidates", 0, "no candidate kind "
+			    "(base, each, all)");
+	p->candidates = v;
+	p->candidates_from_args = true;
 	return 0;
 }
 

@@ -69,6 +69,9 @@ struct plan {
 	struct plan_item *bases, *base_groups, *groups;
 	size_t n_bases, n_base_groups, n_groups;
 	bool groups_from_args;	/* groups replaced by plan_set_groups() */
+	bool base_from_args;	/* bases replaced by plan_set_base() */
+	bool base_groups_from_args; /* ... by plan_set_base_groups() */
+	bool candidates_from_args; /* ... by plan_set_candidates() */
 	unsigned candidates;	/* PLAN_CAND_* bits, never 0 */
 	char **scenarios;	/* NULL when not restricted */
 	size_t n_scenarios;
@@ -110,6 +113,20 @@ int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 		    struct strbuf *err);
 int plan_set_groups(struct plan *p, const char *const *groups, size_t n,
 		    struct strbuf *err);
+
+/*
+ * Replace the plan's base (of every arch), base groups and candidate kinds
+ * by the command line's (--base, --base-group, --candidates: what a
+ * reproducer, core/repro, says).  A base is any non-empty word (targets
+ * joined by '+', or a file with a '/': configstage checks it); kinds are
+ * "base", "each", "all", at least one.  Returns 0 or -EINVAL (err: what
+ * is wrong).
+ */
+int plan_set_base(struct plan *p, const char *base, struct strbuf *err);
+int plan_set_base_groups(struct plan *p, const char *const *groups, size_t n,
+			 struct strbuf *err);
+int plan_set_candidates(struct plan *p, const char *const *kinds, size_t n,
+			struct strbuf *err);
 
 /* True when the plan lets scenario s run. */
 bool plan_allows_scenario(const struct plan *p, const char *s);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/console.h"
+#include "core/matrixrec.h"
 #include "core/report_parts.h"
 #include "core/runread.h"
 #include "util/jsonx.h"
@@ -512,6 +513,8 @@ static void render_boot(struct report_page *h, xmlNodePtr parent, size_t i)
 		strbuf_addf(&sb, "%sdomain %s", sb.len ? " · " : "",
 			    jsonx_str(b, "name"));
 	html_text(p, sb.buf);
+	if (matrixrec_failed(b) && jsonx_str(cand, "reproduce"))
+		report_reproduce(sec, cand);
 
 	render_stages(h, sec, b);
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/console.h"
+#include "core/repro.h"
 #include "core/report_parts.h"
 #include "core/runread.h"
 #include "util/jsonx.h"
@@ -217,29 +218,17 @@ static void command_line(json_object *run, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "bootproof");
 	for (size_t i = 0; i < jsonx_len(run, "argv"); i++) {
-		const char *a =
-		    json_object_get_string(jsonx_at(run, "argv", i));
-		bool plain = *a != '\0';
-
-		for (const char *c = a; *c && plain; c++)
-			plain = strchr("-_./=:,+@%", *c) ||
-				(*c >= '0' && *c <= '9') ||
-				(*c >= 'a' && *c <= 'z') ||
-				(*c >= 'A' && *c <= 'Z');
 		strbuf_addch(sb, ' ');
-		if (plain) {
-			strbuf_addstr(sb, a);
-			continue;
-		}
-		strbuf_addch(sb, '\'');
-		for (const char *c = a; *c; c++) {
-			if (*c == '\'')
-				strbuf_addstr(sb, "'\\''");
-			else
-				strbuf_addch(sb, *c);
-		}
-		strbuf_addch(sb, '\'');
+		repro_quote(sb, json_object_get_string(jsonx_at(run, "argv", i)));
 	}
+}
+
+void report_reproduce(xmlNodePtr parent, json_object *o)
+{
+	xmlNodePtr d = html_elc(parent, "div", "why");
+
+	html_text(html_elc(d, "span", "muted"), "reproduce: ");
+	html_jtext(html_elc(d, "code", NULL), o, "reproduce");
 }
 
 /* An anchor id from free text: [A-Za-z0-9_-] kept, others '_'. */
@@ -563,6 +552,8 @@ static void render_matrix(struct report_page *h, xmlNodePtr main_)
 			if (jsonx_str(e, "candidate"))
 				boot_link(h, html_el(td, "div"),
 					  jsonx_str(e, "candidate"));
+			if (jsonx_str(e, "reproduce"))
+				report_reproduce(td, e);
 		}
 	}
 	p = html_elc(sec, "p", "legend");

@@ -63,6 +63,10 @@ void report_value_cell(xmlNodePtr tr, json_object *o);
 void report_why_cell(xmlNodePtr tr, json_object *first, json_object *o,
 		     bool with_detail);
 
+/* "reproduce: <code>bootproof run ...</code>" of o["reproduce"] (a FAIL
+ * group verdict's, a failed candidate's), as a div under parent. */
+void report_reproduce(xmlNodePtr parent, json_object *o);
+
 /* The boot sections, under main_. */
 void report_boots(struct report_page *h, xmlNodePtr main_);
 

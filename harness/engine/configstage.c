@@ -476,6 +476,30 @@ static int helper_run(const struct configstage_opts *o, const char *queries,
 	return 0;
 }
 
+int configstage_explain(const struct configstage_opts *o, const char *queries,
+			size_t len, size_t n_queries,
+			struct explain_result **ret, struct strbuf *err)
+{
+	_cleanup_explain_result_ struct explain_result *res = NULL;
+	_cleanup_lockfile_ int lock = -1;
+	_cleanup_free_ char *lockpath = path_join(o->odir,
+						  ".bootproof-config.lock");
+	int r;
+
+	lock = lockfile_take(lockpath, 0, NULL);
+	if (lock < 0)
+		return strbuf_fail(err, lock, "%s: %s", lockpath,
+				   strerror(-lock));
+	r = helper_run(o, queries, len, &res, err);
+	if (r < 0)
+		return r;
+	if (res->n_syms != n_queries)
+		return strbuf_fail(err, -EPROTO, "%s answered %zu of %zu queries",
+				   HELPER_NAME, res->n_syms, n_queries);
+	*ret = TAKE_PTR(res);
+	return 0;
+}
+
 /* ------------------------------------------------------------ checks */
 
 struct pending {
@@ -852,6 +876,10 @@ int configstage_run(const struct configstage_opts *o,
 	r = parse_file_into(res->final, res->final_config, err);
 	if (r < 0)
 		return r == -EINVAL ? -EIO : r;
+	if (o->make_only) {
+		*ret = TAKE_PTR(res);
+		return 0;
+	}
 	r = check_groups(&s);
 	if (r >= 0)
 		r = check_base(&s);

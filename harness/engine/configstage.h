@@ -48,6 +48,9 @@ struct configstage_opts {
 	const char *odir;	/* the O= directory, absolute (created) */
 	const char *cache;	/* where the compiled helper is kept */
 	const char *datadir;	/* has harness/kconfig-explain/ (bp_data_dir) */
+	/* Make the .config only: steps 4 and 5 are skipped (no options in
+	 * the result, no helper run). */
+	bool make_only;
 };
 
 /* What became of one requested option, or of one line of the base. */
@@ -104,6 +107,20 @@ struct configstage_result {
  */
 int configstage_run(const struct configstage_opts *o,
 		    struct configstage_result **ret, struct strbuf *err);
+
+/*
+ * Ask the bp-kconfig-explain helper (core/explain.h: queries written with
+ * explain_query_*()) about the .config of o->odir, a directory
+ * configstage_run() made with the same opts: the helper is compiled (or
+ * reused from the cache) as for the stage's own explanations and run with
+ * the environment its syncconfig recorded.  Serialised with the stage on
+ * the directory's lock.  Returns 0 with the answers in *ret, one symbol
+ * per query, or -errno with err saying what failed (-EPROTO: malformed
+ * answers or fewer than asked).
+ */
+int configstage_explain(const struct configstage_opts *o, const char *queries,
+			size_t len, size_t n_queries,
+			struct explain_result **ret, struct strbuf *err);
 
 void configstage_result_free(struct configstage_result *r);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct configstage_result *, configstage_result_free)

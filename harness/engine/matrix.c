@@ -18,6 +18,7 @@
 #include "core/kconfig.h"
 #include "core/matrixrec.h"
 #include "core/recjson.h"
+#include "core/repro.h"
 #include "engine/boot.h"
 #include "engine/bootsamples.h"
 #include "engine/buildstage.h"
@@ -89,6 +90,7 @@ static void matrix_done(struct matrix *m)
 		free(m->cands[i].rc.scenarios);
 		free(m->cands[i].dir);
 		free(m->cands[i].rc.name);
+		free(m->cands[i].rc.reproduce);
 		json_object_put(m->cands[i].old);
 	}
 	free(m->cands);
@@ -154,6 +156,45 @@ static void add_cand(struct matrix *m, const struct matrixrec_arch *as,
 			strbuf_addf(&sc, "%s%s", sc.len ? "," : "", name);
 	}
 	c->rc.scenarios = sc.len ? strbuf_detach(&sc, NULL) : xstrdup("boot");
+}
+
+/* p made absolute when it names a file that exists, else as it is. */
+static char *abs_or(const char *p)
+{
+	char *a = realpath(p, NULL);
+
+	return a ? a : xstrdup(p);
+}
+
+/* The command that runs c alone again (core/repro), every file absolute. */
+static char *cand_reproduce(const struct matrix *m, const struct cand *c)
+{
+	_cleanup_free_ char *plan = abs_or(m->o->plan->file);
+	_cleanup_free_ char *base = strchr(c->rc.as->base, '/')
+					    ? abs_or(c->rc.as->base)
+					    : xstrdup(c->rc.as->base);
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	char **files = xrealloc(NULL, (c->rc.n_groups + 1) * sizeof(char *));
+	struct repro_run r = {
+		.plan = plan,
+		.arch = c->rc.as->arch,
+		.base = base,
+		.base_groups = (const char *const *)files,
+		.n_base_groups = c->rc.n_base,
+		.groups = (const char *const *)files + c->rc.n_base,
+		.n_groups = c->rc.n_groups - c->rc.n_base,
+		.candidates = plan_candidate_kind_name(c->rc.kind),
+		.accel = bp_accel_name(m->o->accel),
+		.ksrc = m->o->ksrc,
+	};
+
+	for (size_t i = 0; i < c->rc.n_groups; i++)
+		files[i] = abs_or(c->rc.groups[i]->file);
+	repro_command(&r, &sb);
+	for (size_t i = 0; i < c->rc.n_groups; i++)
+		free(files[i]);
+	free(files);
+	return strbuf_detach(&sb, NULL);
 }
 
 static void make_cands(struct matrix *m)
@@ -1029,6 +1070,7 @@ static int open_run(struct matrix *m, struct strbuf *err)
 			     c->rc.id) < 0)
 			abort();
 		c->dir = path_join(m->run->dir, c->rc.id);
+		c->rc.reproduce = cand_reproduce(m, c);
 		r = mkdir_p(c->dir, 0755);
 		if (r < 0) {
 			strbuf_fail(err, r, "%s: %s", c->dir, strerror(-r));

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/report_bisect.h"
 #include "core/report_html.h"
 #include "core/runread.h"
 #include "engine/costs.h"
@@ -115,7 +116,11 @@ int report_write_page(const char *dir, json_object *doc, char **ret_path)
 	/* A run recorded before run.json had costs: the same pipeline. */
 	if (runread_is_matrix(doc) && !jsonx_get(doc, "costs"))
 		json_object_object_add(doc, "costs", costs_of_run(dir, doc));
-	r = report_html_render(doc, &ops, &page, &len);
+	/* A bisection has a page of its own. */
+	if (jsonx_get(doc, "bisect"))
+		r = report_bisect_render(doc, &page, &len);
+	else
+		r = report_html_render(doc, &ops, &page, &len);
 	if (r < 0)
 		return r;
 	path = path_join(dir, "report.html");

@@ -68,11 +68,20 @@ static char *find_plan(const char *datadir, const char *arg)
 	return p;
 }
 
+/* What replaces the plan's own lists (the command line's, or those the
+ * resumed run recorded). */
+struct overrides {
+	struct names arches, groups, base_groups, candidates;
+	const char *base;
+	bool have_base_groups;	/* even an empty list replaces */
+};
+
 /* With --resume: what the interrupted run used, for what is not given. */
 static int from_record(const char *dir, const char *datadir, char **plan,
-		       struct names *arches, struct names *groups, char **ksrc,
+		       struct overrides *ov, char **ksrc,
 		       json_object **ret_doc)
 {
+	struct names *arches = &ov->arches, *groups = &ov->groups;
 	_cleanup_free_ char *p = path_join(dir, "run.json");
 	json_object *doc = json_object_from_file(p), *pl, *v;
 
@@ -103,13 +112,24 @@ static int from_record(const char *dir, const char *datadir, char **plan,
 		names_from_json(groups, v);
 	if (!*ksrc && (v = jsonx_get(pl, "ksrc")) && json_object_get_string(v))
 		*ksrc = strdup(json_object_get_string(v));
+	if (!ov->base && jsonx_str(pl, "base_arg"))
+		ov->base = jsonx_str(pl, "base_arg");
+	if (!ov->have_base_groups && (v = jsonx_get(pl, "base_group_args")) &&
+	    json_object_is_type(v, json_type_array)) {
+		names_from_json(&ov->base_groups, v);
+		ov->have_base_groups = true;
+	}
+	if (!ov->candidates.n && (v = jsonx_get(pl, "candidates_arg")) &&
+	    json_object_is_type(v, json_type_array))
+		names_from_json(&ov->candidates, v);
 	return 0;
 }
 
-/* The plan file, with the arches and groups asked for; a BP_EXIT_*. */
-static int load_plan(const char *plan_path, const struct names *arches,
-		     const struct names *groups, struct plan **ret)
+/* The plan file, with what the command line replaces; a BP_EXIT_*. */
+static int load_plan(const char *plan_path, const struct overrides *ov,
+		     struct plan **ret)
 {
+	const struct names *arches = &ov->arches, *groups = &ov->groups;
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 	int r;
 
@@ -119,6 +139,15 @@ static int load_plan(const char *plan_path, const struct names *arches,
 		return BP_EXIT_USAGE;
 	}
 	r = plan_parse(plan_path, sb.buf, sb.len, ret, &err);
+	/* The base first: --arch checks every arch has one. */
+	if (r >= 0 && ov->base)
+		r = plan_set_base(*ret, ov->base, &err);
+	if (r >= 0 && ov->have_base_groups)
+		r = plan_set_base_groups(*ret, ov->base_groups.v,
+					 ov->base_groups.n, &err);
+	if (r >= 0 && ov->candidates.n)
+		r = plan_set_candidates(*ret, ov->candidates.v,
+					ov->candidates.n, &err);
 	if (r >= 0 && arches->n)
 		r = plan_set_arches(*ret, arches->v, arches->n, &err);
 	if (r >= 0 && groups->n)
@@ -193,15 +222,56 @@ static int run_matrix(const struct runprep_args *a, struct matrix_opts *mo,
 	return ret->exit_code;
 }
 
+int runprep_load(const struct runprep_args *a, const char *datadir,
+		 const char *cache, struct runprep_loaded *ret)
+{
+	_cleanup_free_ char *plan_path = NULL, *ksrc_arg = NULL;
+	struct overrides ov = { .base = a->base,
+				.have_base_groups = a->n_base_groups > 0 };
+	json_object *resumed_doc = NULL;
+	int code = BP_EXIT_OK;
+
+	*ret = (struct runprep_loaded){ 0 };
+	names_set(&ov.arches, a->arches, a->n_arches);
+	names_set(&ov.groups, a->groups, a->n_groups);
+	names_set(&ov.base_groups, a->base_groups, a->n_base_groups);
+	names_set(&ov.candidates, a->candidates, a->n_candidates);
+	if (a->ksrc)
+		ksrc_arg = xstrdup(a->ksrc);
+	if (a->plan)
+		plan_path = find_plan(datadir, a->plan);
+	if (a->resume && from_record(a->resume, datadir, &plan_path, &ov,
+				     &ksrc_arg, &resumed_doc) < 0)
+		code = BP_EXIT_USAGE;
+	if (code == BP_EXIT_OK && !plan_path)
+		plan_path = find_plan(datadir, NULL);
+	if (code == BP_EXIT_OK)
+		code = load_plan(plan_path, &ov, &ret->plan);
+	if (code == BP_EXIT_OK)
+		code = find_ksrc(ksrc_arg, cache, &ret->ksrc, &ret->release);
+	free(ov.arches.v);
+	free(ov.groups.v);
+	free(ov.base_groups.v);
+	free(ov.candidates.v);
+	json_object_put(resumed_doc);
+	if (code != BP_EXIT_OK)
+		runprep_loaded_done(ret);
+	return code;
+}
+
+void runprep_loaded_done(struct runprep_loaded *l)
+{
+	plan_free(l->plan);
+	free(l->ksrc);
+	free(l->release);
+	*l = (struct runprep_loaded){ 0 };
+}
+
 int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 		char **ret_report)
 {
 	_cleanup_free_ char *datadir = bp_data_dir(), *cache = bp_cache_dir();
-	_cleanup_free_ char *plan_path = NULL, *ksrc_arg = NULL, *ksrc = NULL;
-	_cleanup_free_ char *release = NULL;
-	_cleanup_plan_ struct plan *plan = NULL;
-	struct names arches, groups;
-	json_object *resumed_doc = NULL;
+	struct runprep_loaded l;
 	int code;
 
 	*ret = (struct matrix_outcome){ 0 };
@@ -214,29 +284,14 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 	}
 	if (!cache)
 		return BP_EXIT_INFRA;
-	names_set(&arches, a->arches, a->n_arches);
-	names_set(&groups, a->groups, a->n_groups);
-	if (a->ksrc)
-		ksrc_arg = xstrdup(a->ksrc);
-	if (a->plan)
-		plan_path = find_plan(datadir, a->plan);
-	code = BP_EXIT_OK;
-	if (a->resume && from_record(a->resume, datadir, &plan_path, &arches,
-				     &groups, &ksrc_arg, &resumed_doc) < 0)
-		code = BP_EXIT_USAGE;
-	if (code == BP_EXIT_OK && !plan_path)
-		plan_path = find_plan(datadir, NULL);
-	if (code == BP_EXIT_OK)
-		code = load_plan(plan_path, &arches, &groups, &plan);
-	if (code == BP_EXIT_OK)
-		code = find_ksrc(ksrc_arg, cache, &ksrc, &release);
+	code = runprep_load(a, datadir, cache, &l);
 	if (code == BP_EXIT_OK) {
 		struct matrix_opts mo = {
-			.plan = plan,
+			.plan = l.plan,
 			.datadir = datadir,
 			.cache = cache,
-			.ksrc = ksrc,
-			.release = release,
+			.ksrc = l.ksrc,
+			.release = l.release,
 			.results = a->results,
 			.resume = a->resume,
 			.argc = a->argc,
@@ -249,9 +304,7 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 		};
 
 		code = run_matrix(a, &mo, ret, ret_report);
+		runprep_loaded_done(&l);
 	}
-	free(arches.v);
-	free(groups.v);
-	json_object_put(resumed_doc);
 	return code;
 }

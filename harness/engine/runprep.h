@@ -4,7 +4,7 @@
  *
  * Finds the plan (a file, or a name in scenarios/plans/ of the data
  * directory), takes what --resume's run.json recorded for what is not
- * given, applies --arch and --group, resolves the kernel tree (unpacking
+ * given, applies --base, --base-group, --candidates, --arch and --group, resolves the kernel tree (unpacking
  * the default tarball once into the cache), chooses the accelerator and
  * the libvirt URI (engine/guesthost), runs the matrix (engine/matrix) and
  * writes the run's report.html (engine/report).
@@ -24,6 +24,11 @@ struct runprep_args {
 	size_t n_arches;
 	const char *const *groups; /* --group: replace the plan's */
 	size_t n_groups;
+	const char *base;	/* --base: replaces every arch's */
+	const char *const *base_groups; /* --base-group: replace the plan's */
+	size_t n_base_groups;
+	const char *const *candidates; /* --candidates: replace the plan's */
+	size_t n_candidates;
 	const char *ksrc;	/* NULL: the resumed run's, else the tarball */
 	const char *results;	/* where run directories go (required) */
 	const char *resume;	/* a run directory to continue */
@@ -37,6 +42,25 @@ struct runprep_args {
 	int argc;		/* recorded in run.json */
 	char **argv;
 };
+
+/* The plan (with what a replaces), the kernel tree and its release. */
+struct runprep_loaded {
+	struct plan *plan;
+	char *ksrc;
+	char *release;
+};
+
+/*
+ * Load what a run of a needs, without running it: the plan file (a->plan,
+ * else the one the run directory a->resume recorded, else demo), with the
+ * lists and tree a->resume recorded for what a does not give, then a's
+ * replacements; the kernel tree resolved (the default tarball unpacked
+ * once).  Logs what goes wrong, once.  Returns BP_EXIT_OK with *ret filled
+ * (release with runprep_loaded_done), or the exit code.
+ */
+int runprep_load(const struct runprep_args *a, const char *datadir,
+		 const char *cache, struct runprep_loaded *ret);
+void runprep_loaded_done(struct runprep_loaded *l);
 
 /*
  * Run it.  Logs what goes wrong, once.  Returns the exit code (BP_EXIT_*).

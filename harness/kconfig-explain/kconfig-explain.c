@@ -20,11 +20,12 @@
  * Queries, one per line, fields separated by a tab:
  *	explain	NAME	VALUE	why is NAME's final value not VALUE?
  *	exists	NAME		is NAME a symbol of this tree?
+ *	why	NAME		every rule that can set NAME's value
  * VALUE is y, m, n, a number, or a string's contents (unquoted).
  *
  * Output, one record per line, fields separated by a tab (a tab, newline or
  * backslash inside a field is written \t, \n, \\):
- *	bp-kconfig-explain	1
+ *	bp-kconfig-explain	2
  *	symbol	NAME	TYPE	FINAL	DEFINED
  *		TYPE: unknown bool tristate int hex string
  *		FINAL: the value now, "-" when the symbol is not written
@@ -39,9 +40,21 @@
  *	reason	nomodules
  *	reason	invalid	TEXT
  *	reason	other	TEXT
- *	term	NAME	VALUE	TYPE	(a symbol of the preceding reason's EXPR)
+ *	rule	depends	VALUE	EXPR	(why: "depends on", menus and ifs included)
+ *	rule	prompt	VALUE	EXPR	(why: one per prompt, its visibility)
+ *	rule	default	VALUE	COND	EXPR	CONDEXPR
+ *		(why: every default in order; VALUE what it gives, for a
+ *		bool/tristate already limited by COND, the value of its
+ *		condition CONDEXPR, "y" when it has none)
+ *	rule	select	SELECTOR	VALUE	EXPR	(why: every select of NAME)
+ *	rule	imply	IMPLIER	VALUE	EXPR	(why: every imply of NAME)
+ *	rule	choice	CHOSEN	DEFAULT	(why: NAME is a member of a choice;
+ *		its terms are the members; "" when none chosen / no default)
+ *	term	NAME	VALUE	TYPE	(a symbol of the preceding reason's or
+ *		rule's expressions)
  *	end
- * Every query gives one symbol ... end block, in query order.
+ * Every query gives one symbol ... end block, in query order.  Version 2
+ * added the why query and its rule records; the rest is as in version 1.
  * Exit: 0, 2 bad usage or query, 3 the Kconfig or .config could not be read.
  */
 #include <stdarg.h>
@@ -53,7 +66,8 @@
 
 #include "lkc.h"
 
-#define EXPLAIN_VERSION 1
+/* The output format's version (core/explain.h EXPLAIN_PROTOCOL_VERSION). */
+#define EXPLAIN_VERSION "2"
 
 /* ------------------------------------------------------------ output */
 
@@ -205,6 +219,9 @@ static void terms_add(struct terms *t, struct symbol *sym)
 {
 	if (!sym || !sym->name || (sym->flags & SYMBOL_CONST))
 		return;
+	/* "default 2048": Kconfig keeps the number as an undefined symbol */
+	if (!sym_is_defined(sym) && is_number(sym->name))
+		return;
 	for (size_t i = 0; i < t->n; i++)
 		if (t->sym[i] == sym)
 			return;
@@ -243,11 +260,12 @@ static void terms_collect(struct terms *t, const struct expr *e)
 	}
 }
 
-static void print_terms(const struct expr *e)
+static void print_terms2(const struct expr *e, const struct expr *e2)
 {
 	struct terms t = { .n = 0 };
 
 	terms_collect(&t, e);
+	terms_collect(&t, e2);
 	for (size_t i = 0; i < t.n; i++) {
 		struct symbol *s = t.sym[i];
 
@@ -256,6 +274,11 @@ static void print_terms(const struct expr *e)
 		else
 			record("term", s->name, sym_value(s), type_str(s), NULL);
 	}
+}
+
+static void print_terms(const struct expr *e)
+{
+	print_terms2(e, NULL);
 }
 
 /* reason KIND SOURCE VALUE EXPR, then its terms. */
@@ -457,20 +480,18 @@ static void explain_value(struct symbol *sym, const char *want)
 	       NULL);
 }
 
-static void explain(const char *name, const char *want, bool only_exists)
+/* The "symbol" record of a query: name, type, final value, where it is
+ * defined.  False (after an "unknown" record) when the tree has no such
+ * symbol for this arch. */
+static bool record_symbol(struct symbol *sym, const char *name)
 {
-	struct symbol *sym = sym_find(name);
 	struct menu *m;
 	char where[512] = "";
 	const char *final;
-	tristate wt, have;
 
-	if (!sym_is_defined(sym)) {
+	if (!sym || !sym_is_defined(sym)) {
 		record("symbol", name, "unknown", "-", "", NULL);
-		if (!only_exists)
-			record("reason", "unknown", NULL);
-		record("end", NULL);
-		return;
+		return false;
 	}
 	sym_calc_value(sym);
 	list_for_each_entry(m, &sym->menus, link) {
@@ -479,6 +500,20 @@ static void explain(const char *name, const char *want, bool only_exists)
 	}
 	final = (sym->flags & SYMBOL_WRITE) ? sym_get_string_value(sym) : "-";
 	record("symbol", name, type_str(sym), final, where, NULL);
+	return true;
+}
+
+static void explain(const char *name, const char *want, bool only_exists)
+{
+	struct symbol *sym = sym_find(name);
+	tristate wt, have;
+
+	if (!record_symbol(sym, name)) {
+		if (!only_exists)
+			record("reason", "unknown", NULL);
+		record("end", NULL);
+		return;
+	}
 	if (only_exists) {
 		record("end", NULL);
 		return;
@@ -520,6 +555,118 @@ static void explain(const char *name, const char *want, bool only_exists)
 	record("end", NULL);
 }
 
+/* ------------------------------------------------------------ why */
+
+/* rule KIND NAME VALUE EXPR for each "SYM && cond" term of a select or
+ * imply list (an OR of them), then its terms. */
+static void rules_rev(const char *kind, struct expr *e)
+{
+	struct symbol *s;
+	char *str;
+
+	if (!e)
+		return;
+	if (e->type == E_OR) {
+		rules_rev(kind, e->left.expr);
+		rules_rev(kind, e->right.expr);
+		return;
+	}
+	s = term_selector(e);
+	str = expr_str(e);
+	record("rule", kind, s && s->name ? s->name : "?",
+	       tri_str(expr_calc_value(e)), str, NULL);
+	free(str);
+	print_terms(e);
+}
+
+/* What a default gives: for a bool/tristate its expression limited by its
+ * condition (as sym_calc_value() takes it), else the value of the
+ * default's symbol. */
+static const char *default_value(struct symbol *sym, struct property *prop,
+				 tristate cond)
+{
+	struct symbol *ds;
+
+	if (sym->type == S_BOOLEAN || sym->type == S_TRISTATE) {
+		tristate v = expr_calc_value(prop->expr);
+
+		return tri_str(v < cond ? v : cond);
+	}
+	ds = prop_get_symbol(prop);
+	if (!ds)
+		return "";
+	sym_calc_value(ds);
+	return sym_get_string_value(ds);
+}
+
+static void rules_choice(struct symbol *sym)
+{
+	struct menu *choice = sym_get_choice_menu(sym);
+	struct symbol *def, *chosen = NULL;
+	struct terms t = { .n = 0 };
+	struct menu *m;
+
+	if (!choice)
+		return;
+	menu_for_each_sub_entry(m, choice)
+		if (m->sym && m->sym->name) {
+			terms_add(&t, m->sym);
+			if (sym_get_tristate_value(m->sym) == yes)
+				chosen = m->sym;
+		}
+	def = sym_choice_default(choice);
+	record("rule", "choice", chosen ? chosen->name : "",
+	       def && def->name ? def->name : "", NULL);
+	for (size_t i = 0; i < t.n; i++)
+		record("term", t.sym[i]->name, sym_value(t.sym[i]),
+		       type_str(t.sym[i]), NULL);
+}
+
+/*
+ * Every rule that can give sym its value, with the values Kconfig computed
+ * for this .config: what a line of a defconfig for sym competes with.
+ */
+static void why(const char *name)
+{
+	struct symbol *sym = sym_find(name);
+	struct property *prop;
+
+	if (!record_symbol(sym, name)) {
+		record("end", NULL);
+		return;
+	}
+	if (sym->dir_dep.expr) {
+		char *s = expr_str(sym->dir_dep.expr);
+
+		record("rule", "depends", tri_str(sym->dir_dep.tri), s, NULL);
+		free(s);
+		print_terms(sym->dir_dep.expr);
+	}
+	for_all_prompts(sym, prop) {
+		char *s = expr_str(prop->visible.expr);
+
+		record("rule", "prompt",
+		       tri_str(expr_calc_value(prop->visible.expr)), s, NULL);
+		free(s);
+		print_terms(prop->visible.expr);
+	}
+	for_all_defaults(sym, prop) {
+		tristate cond = expr_calc_value(prop->visible.expr);
+		char *e = expr_str(prop->expr);
+		char *c = expr_str(prop->visible.expr);
+
+		record("rule", "default", default_value(sym, prop, cond),
+		       tri_str(cond), e, c, NULL);
+		free(e);
+		free(c);
+		print_terms2(prop->expr, prop->visible.expr);
+	}
+	rules_rev("select", sym->rev_dep.expr);
+	rules_rev("imply", sym->implied.expr);
+	rules_choice(sym);
+	record("end", NULL);
+}
+
 /* ------------------------------------------------------------ main */
 
 static void to_stderr(const char *s)
@@ -547,7 +694,7 @@ int main(int argc, char **argv)
 			argv[2]);
 		return 3;
 	}
-	record("bp-kconfig-explain", "1", NULL);
+	record("bp-kconfig-explain", EXPLAIN_VERSION, NULL);
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		char *f[3] = { NULL, NULL, NULL };
 		char *p = line;
@@ -569,10 +716,13 @@ int main(int argc, char **argv)
 			explain(f[1], f[2], false);
 		else if (nf == 2 && !strcmp(f[0], "exists"))
 			explain(f[1], NULL, true);
+		else if (nf == 2 && !strcmp(f[0], "why"))
+			why(f[1]);
 		else {
 			fprintf(stderr,
 				"bp-kconfig-explain: stdin:%u: expected "
-				"'explain NAME VALUE' or 'exists NAME'\n",
+				"'explain NAME VALUE', 'exists NAME' or "
+				"'why NAME'\n",
 				lineno);
 			free(line);
 			return 2;

@@ -4,6 +4,8 @@
  * plus option groups with the kernel's own tooling and reports, per group,
  * which requested options were kept and why each dropped one was dropped.
  * Exit: 0 all kept, 1 something dropped (a result), 2 bad input, 3 infra.
+ * With --refresh NEW: the refresh audit of --base against NEW
+ * (verbs/config_refresh.c); exit 0 same final .config, 1 it differs.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -21,6 +23,7 @@
 #include "util/opts.h"
 #include "util/paths.h"
 #include "util/xalloc.h"
+#include "verbs/config_refresh.h"
 
 /* A path shown relative to the data directory when it is inside it. */
 static const char *shown(const char *path, const char *datadir)
@@ -255,7 +258,7 @@ static void grouplist_done(struct grouplist *l)
 }
 
 struct config_args {
-	const char *arch, *base, *ksrc, *odir;
+	const char *arch, *base, *ksrc, *odir, *refresh;
 	struct opt_list groups;
 	bool json, verbose;
 };
@@ -284,6 +287,11 @@ static int parse_options(struct config_args *a, int argc, char **argv)
 			   "unpacked once into the cache)"),
 		OPT_STRING('o', "odir", &a->odir, "DIR",
 			   "the O= directory (default: under the cache)"),
+		OPT_STRING('r', "refresh", &a->refresh, "NEW",
+			   "audit a refresh: compare the final .config of\n"
+			   "--base (the old defconfig) with that of NEW\n"
+			   "(a defconfig of arch/x86/configs/ or a file) and\n"
+			   "classify every line that differs"),
 		OPT_FLAG('j', "json", &a->json, "the result as JSON on stdout"),
 		OPT_FLAG('v', "verbose", &a->verbose, "list kept options too"),
 		OPT_END(),
@@ -292,12 +300,17 @@ static int parse_options(struct config_args *a, int argc, char **argv)
 		.name = "config",
 		.synopsis = "bootproof config --arch x86_64|i386 --base BASE "
 			    "[--group G]... [--ksrc DIR]\n"
-			    "                 [--odir DIR] [--json] [--verbose]",
+			    "                 [--odir DIR] [--json] [--verbose]\n"
+			    "       bootproof config --arch x86_64|i386 --base OLD "
+			    "--refresh NEW [--ksrc DIR]\n"
+			    "                 [--odir DIR] [--json]",
 		.intro = "Make the .config of a base plus option groups with the "
 			 "kernel's own\ntooling; report which requested options "
 			 "were kept and why each\ndropped one was dropped.",
-		.epilog = "Exit: 0 every requested option kept, 1 something "
-			  "dropped, 2 bad input,\n3 infrastructure.",
+		.epilog = "Exit: 0 every requested option kept (--refresh: "
+			  "the same final .config),\n1 something dropped "
+			  "(--refresh: the final .config differs), 2 bad "
+			  "input,\n3 infrastructure.",
 		.opts = table,
 		.max_args = 0,
 	};
@@ -307,6 +320,11 @@ static int parse_options(struct config_args *a, int argc, char **argv)
 		return argi;
 	if (bp_arch_from_name(a->arch, NULL) < 0) {
 		log_error("config: unknown arch '%s' (x86_64 or i386)", a->arch);
+		return opts_done(BP_EXIT_USAGE);
+	}
+	if (a->refresh && a->groups.n) {
+		log_error("config: --refresh compares two defconfigs: it takes "
+			  "no --group");
 		return opts_done(BP_EXIT_USAGE);
 	}
 	return argi;
@@ -399,6 +417,17 @@ int verb_config(int argc, char **argv)
 	if (!odir) {
 		log_error("config: %s: cannot read the kernel release", ksrc);
 		return BP_EXIT_INFRA;
+	}
+	if (a.refresh) {
+		/* Not the stage's own directory: the audit makes two. */
+		_cleanup_free_ char *rdir = NULL;
+
+		if (!a.odir && asprintf(&rdir, "%s-refresh", odir) < 0)
+			return BP_EXIT_INFRA;
+		return config_refresh(&(struct config_refresh_args){
+			.arch = a.arch, .old = a.base, .new = a.refresh,
+			.ksrc = ksrc, .odir = rdir ? rdir : odir,
+			.cache = cache, .datadir = datadir, .json = a.json });
 	}
 
 	o.ksrc = ksrc;

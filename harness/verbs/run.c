@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * bootproof run [PLAN] [--arch A]... [--group G]... [--ksrc DIR]
+ * bootproof run [PLAN] [--arch A]... [--group G]... [--base BASE]
+ *     [--base-group G]... [--candidates K]... [--ksrc DIR]
  *     [--results DIR] [--resume RUN_DIR] [--accel MODE] [--connect URI]
  *     [--jobs N] [--retries N] [--json]
  *
@@ -42,6 +43,18 @@ static void strv_add(struct strv *s, const char *x)
 	if (!s->v)
 		abort();
 	s->v[s->n++] = x;
+}
+
+/* A path (a word with a '/') made absolute when it exists; owned keeps
+ * what was allocated. */
+static const char *absolute(struct strv *owned, const char *w)
+{
+	char *abs = strchr(w, '/') ? realpath(w, NULL) : NULL;
+
+	if (!abs)
+		return w;
+	strv_add(owned, abs);
+	return abs;
 }
 
 static void summary(const struct run *run, const char *report)
@@ -91,7 +104,15 @@ static void summary(const struct run *run, const char *report)
 		       jsonx_text(g, "group") ?: "?", jsonx_text(g, "arch") ?: "?", v,
 		       stage ? " at " : "", stage ? stage : "",
 		       jsonx_text(g, "reason") ?: "");
+		if (jsonx_text(g, "reproduce"))
+			printf("      reproduce: %s\n", jsonx_text(g, "reproduce"));
 	}
+	for (size_t i = 0; groups && i < json_object_array_length(groups); i++)
+		if (jsonx_text(json_object_array_get_idx(groups, i), "reproduce")) {
+			printf("narrow a failure down to its option lines: "
+			       "bootproof bisect %s\n", run->dir);
+			break;
+		}
 	costs = jsonx_get(run->doc, "costs");
 	if (costs && json_object_array_length(costs)) {
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
@@ -114,7 +135,10 @@ int verb_run(int argc, char **argv)
 	unsigned jobs = 0, retries = 1, boots = 0;
 	_cleanup_(opt_list_done) struct opt_list arch_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
-	const char *ksrc_opt = NULL;
+	_cleanup_(opt_list_done) struct opt_list bgroup_opt = { 0 };
+	_cleanup_(opt_list_done) struct opt_list cand_opt = { 0 };
+	struct strv bgroups = { 0 };
+	const char *ksrc_opt = NULL, *base = NULL;
 	bool json = false, rebuild = false;
 	const struct opt table[] = {
 		OPT_LIST(0, "arch", &arch_opt, "A",
@@ -122,6 +146,16 @@ int verb_run(int argc, char **argv)
 		OPT_LIST(0, "group", &group_opt, "G",
 			 "only this group: a name or a fragment file\n"
 			 "(repeatable; replaces the plan's)"),
+		OPT_STRING(0, "base", &base, "BASE",
+			   "the base of every arch: targets joined by '+'\n"
+			   "or a config file (replaces the plan's)"),
+		OPT_LIST(0, "base-group", &bgroup_opt, "G",
+			 "a group merged into every candidate's base: a\n"
+			 "name or a fragment file (repeatable; replaces\n"
+			 "the plan's)"),
+		OPT_LIST(0, "candidates", &cand_opt, "K",
+			 "base, each or all (repeatable; replaces the\n"
+			 "plan's)"),
 		OPT_STRING(0, "ksrc", &ksrc_opt, "DIR",
 			   "kernel tree (default: " KSRC_DEFAULT_TARBALL "\n"
 			   "unpacked once into the cache)"),
@@ -129,8 +163,9 @@ int verb_run(int argc, char **argv)
 			   "where run directories go (default: results)"),
 		OPT_STRING(0, "resume", &resume, "RUN_DIR",
 			   "continue an interrupted run: finished stages are\n"
-			   "reused, the rest runs (PLAN, --arch, --group and\n"
-			   "--ksrc default to the run's)"),
+			   "reused, the rest runs (PLAN, --arch, --group,\n"
+			   "--base, --base-group, --candidates and --ksrc\n"
+			   "default to the run's)"),
 		OPT_STRING(0, "accel", &accel_arg, "auto|kvm|tcg",
 			   "accelerator (default auto: KVM only when a probe\n"
 			   "guest runs)"),
@@ -169,16 +204,14 @@ int verb_run(int argc, char **argv)
 	}
 	for (size_t i = 0; i < arch_opt.n; i++)
 		strv_add(&arches, arch_opt.v[i]);
-	for (size_t i = 0; i < group_opt.n; i++) {
-		/* A path is kept absolute (run.json records it for --resume,
-		 * which may run elsewhere). */
-		const char *g = group_opt.v[i];
-		char *abs = strchr(g, '/') ? realpath(g, NULL) : NULL;
-
-		if (abs)
-			strv_add(&owned, abs);
-		strv_add(&groups, abs ? abs : g);
-	}
+	/* A path is kept absolute (run.json records it for --resume,
+	 * which may run elsewhere). */
+	for (size_t i = 0; i < group_opt.n; i++)
+		strv_add(&groups, absolute(&owned, group_opt.v[i]));
+	for (size_t i = 0; i < bgroup_opt.n; i++)
+		strv_add(&bgroups, absolute(&owned, bgroup_opt.v[i]));
+	if (base)
+		base = absolute(&owned, base);
 	if (ksrc_opt)
 		ksrc_arg = strdup(ksrc_opt);
 	{
@@ -186,6 +219,10 @@ int verb_run(int argc, char **argv)
 			.plan = c < argc ? argv[c] : NULL,
 			.arches = arches.v, .n_arches = arches.n,
 			.groups = groups.v, .n_groups = groups.n,
+			.base = base,
+			.base_groups = bgroups.v, .n_base_groups = bgroups.n,
+			.candidates = cand_opt.v,
+			.n_candidates = cand_opt.n,
 			.ksrc = ksrc_arg, .results = results, .resume = resume,
 			.accel = accel_arg, .uri = uri, .jobs = jobs,
 			.retries = retries, .boots = boots,
@@ -210,6 +247,7 @@ int verb_run(int argc, char **argv)
 out:
 	free(arches.v);
 	free(groups.v);
+	free(bgroups.v);
 	for (size_t i = 0; i < owned.n; i++)
 		free((char *)owned.v[i]);
 	free(owned.v);

@@ -6,7 +6,8 @@
  * Input: the text; both parsers read it.  Checks (explain.h): 0 with a
  * result, -EINVAL with "line N: ..." or -EPROTO; every symbol has a name
  * and type and is found by name; every reason formats to one line; the
- * limiting terms are counted right; auto.conf.cmd gives NUL-terminated
+ * limiting terms are counted right; every rule of a "why" answer has
+ * a known kind and the fields of its kind; auto.conf.cmd gives NUL-terminated
  * "NAME=VALUE" strings.
  */
 #include "fuzz.h"
@@ -44,6 +45,19 @@ static void check_result(const struct explain_result *r)
 			FUZZ_CHECK(n == set && n <= re->n_terms);
 			free(flags);
 			strbuf_release(&sb);
+		}
+		for (size_t j = 0; j < s->n_rules; j++) {
+			const struct explain_rule *ru = &s->rules[j];
+
+			FUZZ_CHECK((unsigned)ru->kind < EXPLAIN_RULE_KIND_MAX);
+			FUZZ_CHECK(strcmp(explain_rule_kind_name(ru->kind), "?"));
+			FUZZ_CHECK(ru->kind == EXPLAIN_RULE_CHOICE || ru->value);
+			FUZZ_CHECK(ru->kind != EXPLAIN_RULE_DEFAULT ||
+				   (ru->cond && ru->expr && ru->cond_expr));
+			for (size_t k = 0; k < ru->n_terms; k++)
+				FUZZ_CHECK(ru->terms[k].name &&
+					   ru->terms[k].value &&
+					   ru->terms[k].type);
 		}
 	}
 }

@@ -47,6 +47,16 @@ expect 2 "no-such.plan" "$T/no-such.plan"
 mkdir -p "$T/notarun"
 expect 2 "notarun" --resume "$T/notarun"
 
+expect 2 "unknown candidates 'most'" "$top/scenarios/plans/demo.plan" --candidates most
+expect 2 "an empty base" "$top/scenarios/plans/demo.plan" --base ''
+
+# bootproof bisect: bad input is exit 2, before any run directory
+"$BP" bisect "$T/notarun" --results "$T/r" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "not a run directory" "$T/err" || no "bisect notarun: exit $rc: $(cat "$T/err")"
+printf '{"command":"boot","boots":[]}\n' >"$T/notarun/run.json"
+"$BP" bisect "$T/notarun" --results "$T/r" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "not the record of a .bootproof run" "$T/err" || no "bisect boot run: exit $rc: $(cat "$T/err")"
+
 [ ! -d "$T/r" ] || [ -z "$(ls "$T/r")" ] || no "bad input left a run directory: $(ls "$T/r")"
 
 [ $fail = 0 ] && echo "run-input: all checks passed"

@@ -255,31 +255,39 @@ static void test_malformed(void **state)
 		{ "", -EINVAL, "line 1: no 'bp-kconfig-explain' header" },
 		{ "symbol\tA\tbool\ty\t\nend\n", -EINVAL,
 		  "line 1: expected 'bp-kconfig-explain VERSION'" },
-		{ "bp-kconfig-explain\t2\n", -EPROTO,
-		  "line 1: protocol version 2, expected 1" },
-		{ "bp-kconfig-explain\t1\nreason\tunknown\n", -EINVAL,
+		{ "bp-kconfig-explain\t1\n", -EPROTO,
+		  "line 1: protocol version 1, expected 2" },
+		{ "bp-kconfig-explain\t2\nreason\tunknown\n", -EINVAL,
 		  "line 2: 'reason' outside a symbol block" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\tbool\ty\t\n"
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\n"
 		  "term\tB\tn\tbool\n",
-		  -EINVAL, "line 3: 'term' before any 'reason'" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\tbool\ty\t\n", -EINVAL,
+		  -EINVAL, "line 3: 'term' before any 'reason' or 'rule'" },
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\n"
+		  "rule\tfrobbed\n",
+		  -EINVAL, "line 3: unknown rule 'frobbed'" },
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\n"
+		  "rule\tdefault\ty\ty\ty\n",
+		  -EINVAL, "line 3: rule 'default' takes 4 fields, not 3" },
+		{ "bp-kconfig-explain\t2\nrule\tdepends\ty\tA\n", -EINVAL,
+		  "line 2: 'rule' outside a symbol block" },
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\n", -EINVAL,
 		  "line 2: last symbol block has no 'end'" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\tbool\ty\t\n"
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\n"
 		  "symbol\tB\tbool\ty\t\n",
 		  -EINVAL, "line 3: 'symbol' before 'end' of A" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\tbool\ty\t\n"
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\n"
 		  "reason\tfrobbed\n",
 		  -EINVAL, "line 3: unknown reason 'frobbed'" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\tbool\ty\t\n"
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\n"
 		  "reason\tdepends\tdepends\tn\n",
 		  -EINVAL, "line 3: reason 'depends' takes 3 fields, not 2" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\tbool\n", -EINVAL,
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\n", -EINVAL,
 		  "line 2: 'symbol' takes 4 fields, not 2" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\\q\tbool\ty\t\n", -EINVAL,
+		{ "bp-kconfig-explain\t2\nsymbol\tA\\q\tbool\ty\t\n", -EINVAL,
 		  "line 2: bad escape or too many fields" },
-		{ "bp-kconfig-explain\t1\nwhat\n", -EINVAL,
+		{ "bp-kconfig-explain\t2\nwhat\n", -EINVAL,
 		  "line 2: 'what' outside a symbol block" },
-		{ "bp-kconfig-explain\t1\nsymbol\tA\tbool\ty\t\nwhat\n",
+		{ "bp-kconfig-explain\t2\nsymbol\tA\tbool\ty\t\nwhat\n",
 		  -EINVAL, "line 3: unknown record 'what'" },
 	};
 
@@ -298,7 +306,7 @@ static void test_malformed(void **state)
 static void test_escapes_and_queries(void **state)
 {
 	static const char text[] =
-		"bp-kconfig-explain\t1\n"
+		"bp-kconfig-explain\t2\n"
 		"symbol\tS\tstring\ta\\tb\\\\c\\nd\tinit/Kconfig:1\n"
 		"reason\tother\tx\n"
 		"end\n";

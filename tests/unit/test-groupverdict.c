@@ -129,6 +129,41 @@ static void test_each_preferred_over_all(void **state)
 	json_object_put(gv);
 }
 
+/* A FAIL carries its candidate's reproducer; other verdicts none. */
+static void test_fail_names_its_reproducer(void **state)
+{
+	static const char *const sc[] = { "boot" };
+	const char *boots =
+		"[ { \"candidate\": { \"id\": \"x86_64-b\", "
+		"\"arch\": \"x86_64\", \"kind\": \"each\", "
+		"\"groups\": [\"b\"], \"reproduce\": "
+		"\"bootproof run --group '/a b/b.config'\" }, "
+		CONFIG_OK("") ", \"build\": { \"result\": \"%s\", "
+		"\"first_error\": \"x.c:1:2: error: y\" }, "
+		"\"verdict\": %s, \"scenarios\": [ { \"name\": \"boot\", "
+		"\"result\": \"pass\" } ] } ]";
+	_cleanup_strbuf_ struct strbuf b = STRBUF_INIT;
+	json_object *gv;
+
+	strbuf_addf(&b, boots, "fail", "null");
+	gv = decide(b.buf, "b", sc, 1);
+	expect(gv, "FAIL", "build", "x.c:1:2: error: y");
+	assert_string_equal(str(gv, "reproduce"),
+			    "bootproof run --group '/a b/b.config'");
+	json_object_put(gv);
+
+	strbuf_reset(&b);
+	strbuf_addf(&b, boots, "pass", "\"BOOTED\"");
+	gv = decide(b.buf, "b", sc, 1);
+	expect(gv, "PASS", NULL, "booted");
+	assert_null(str(gv, "reproduce"));
+	json_object_put(gv);
+
+	gv = groupverdict_skip("b", "i386", NULL, "no such group");
+	assert_null(str(gv, "reproduce"));
+	json_object_put(gv);
+}
+
 static void test_partial_and_skip_for_dropped(void **state)
 {
 	static const char *const sc[] = { "bpf", "boot" };
@@ -329,6 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_each_preferred_over_all),
+		cmocka_unit_test(test_fail_names_its_reproducer),
 		cmocka_unit_test(test_partial_and_skip_for_dropped),
 		cmocka_unit_test(test_scenario_fail_and_error),
 		cmocka_unit_test(test_stages),

@@ -331,7 +331,24 @@ static void test_failed_build(void **state)
 	assert_string_equal(jsonx_str(jsonx_get(b, "build"), "result"), "fail");
 	gv = expect_group(out.run, "alpha", "FAIL", "build");
 	assert_non_null(strstr(jsonx_str(gv, "reason"), "kernel/fork.c:1"));
-	expect_group(out.run, "beta", "PASS", NULL);
+	/* The FAIL names the command that runs alpha's candidate alone:
+	 * every file absolute, the kind asked for, the tree. */
+	{
+		_cleanup_strbuf_ struct strbuf want = STRBUF_INIT;
+		const char *rep = jsonx_str(gv, "reproduce");
+
+		strbuf_addf(&want, "--arch x86_64 --base tinyconfig "
+			    "--group %s/scenarios/groups/x86_64/alpha.config "
+			    "--candidates each --accel tcg "
+			    "--ksrc /nonexistent/linux", datadir);
+		assert_non_null(rep);
+		if (!strstr(rep, want.buf))
+			fail_msg("reproduce '%s' lacks '%s'", rep, want.buf);
+		assert_string_equal(rep, jsonx_str(jsonx_get(b, "candidate"),
+						   "reproduce"));
+	}
+	gv = expect_group(out.run, "beta", "PASS", NULL);
+	assert_null(jsonx_str(gv, "reproduce"));
 	assert_int_equal(out.exit_code, 1);
 	run_free(out.run);
 	fake_done(&f);

@@ -243,9 +243,63 @@ static void test_command_line_overrides(void **state)
 }
 
 /* The plans the project ships parse. */
+/* --base, --base-group and --candidates: what a reproducer says. */
+static void test_base_and_candidates_overrides(void **state)
+{
+	_cleanup_plan_ struct plan *p = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	const char *arches[] = { "i386" };
+	const char *bg[] = { "/src/my base/demo-base.config", "extra" };
+	const char *badg[] = { "Base" };
+	const char *each[] = { "each" }, *two[] = { "base", "all" };
+	const char *badk[] = { "most" };
+
+	/* an arch without a base of its own gets the one given */
+	assert_int_equal(parse_str("arch x86_64\nx86_64: base t\n"
+				   "base-group demo-base\ncandidates all\n",
+				   &p, &err), 0);
+	assert_false(p->base_from_args || p->base_groups_from_args ||
+		     p->candidates_from_args);
+	assert_int_equal(plan_set_base(p, "", &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--base: an empty base"));
+	assert_int_equal(plan_set_base(p, "tinyconfig+kvm_guest.config", &err),
+			 0);
+	assert_true(p->base_from_args);
+	assert_string_equal(plan_base(p, "x86_64")->value,
+			    "tinyconfig+kvm_guest.config");
+	assert_int_equal(plan_set_arches(p, arches, 1, &err), 0);
+	assert_string_equal(plan_base(p, "i386")->value,
+			    "tinyconfig+kvm_guest.config");
+
+	assert_int_equal(plan_set_base_groups(p, badg, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--base-group: 'Base' is neither"));
+	assert_int_equal(p->n_base_groups, 1);	/* unchanged */
+	assert_int_equal(plan_set_base_groups(p, bg, 2, &err), 0);
+	assert_int_equal(p->n_base_groups, 2);
+	assert_string_equal(p->base_groups[0].value,
+			    "/src/my base/demo-base.config");
+	assert_null(p->base_groups[1].arch);
+	/* none at all is a replacement too */
+	assert_int_equal(plan_set_base_groups(p, NULL, 0, &err), 0);
+	assert_int_equal(p->n_base_groups, 0);
+	assert_true(p->base_groups_from_args);
+
+	assert_int_equal(plan_set_candidates(p, badk, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--candidates: unknown candidates "
+					"'most'"));
+	assert_int_equal(plan_set_candidates(p, NULL, 0, &err), -EINVAL);
+	assert_int_equal(p->candidates, PLAN_CAND_ALL);	/* unchanged */
+	assert_int_equal(plan_set_candidates(p, each, 1, &err), 0);
+	assert_int_equal(p->candidates, PLAN_CAND_EACH);
+	assert_int_equal(plan_set_candidates(p, two, 2, &err), 0);
+	assert_int_equal(p->candidates, PLAN_CAND_BASE | PLAN_CAND_ALL);
+	assert_true(p->candidates_from_args);
+}
+
 static void test_shipped_plans(void **state)
 {
-	static const char *const plans[] = { "demo", "seed-x86", "test-fail" };
+	static const char *const plans[] = { "demo", "seed-x86", "test-fail",
+					     "test-bisect" };
 
 	for (size_t i = 0; i < ELEMENTSOF(plans); i++) {
 		_cleanup_plan_ struct plan *p = NULL;
@@ -289,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_per_arch_restrictions),
 		cmocka_unit_test(test_boots),
 		cmocka_unit_test(test_command_line_overrides),
+		cmocka_unit_test(test_base_and_candidates_overrides),
 		cmocka_unit_test(test_shipped_plans),
 		cmocka_unit_test(test_kind_names),
 	};

@@ -28,6 +28,7 @@
 #include "core/matrixrec.h"
 #include "core/plan.h"
 #include "core/recjson.h"
+#include "core/repro.h"
 #include "util/fileio.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
@@ -188,6 +189,27 @@ static void demo_init(struct demo *d)
 	d->all.n_groups = 5;
 	d->all.n_base = 1;
 	d->all.scenarios = "boot,bpf,cgroups,userfaultfd,kgdb";
+	/* What engine/matrix writes (core/repro), with fixed paths. */
+	{
+		static const char *const bg[] = {
+			"/src/scenarios/groups/x86_64/demo-base.config" };
+		static const char *const gs[] = {
+			"/src/scenarios/groups/x86_64/demo-bpf.config",
+			"/src/scenarios/groups/x86_64/demo-cgroups.config",
+			"/src/scenarios/groups/x86_64/demo-userfaultfd.config",
+			"/src/scenarios/groups/x86_64/demo-kgdb.config" };
+		struct repro_run r = {
+			.plan = "/src/scenarios/plans/demo.plan",
+			.arch = "x86_64", .base = d->all.as->base,
+			.base_groups = bg, .n_base_groups = 1,
+			.groups = gs, .n_groups = 4, .candidates = "all",
+			.accel = "tcg", .ksrc = KSRC,
+		};
+
+		strbuf_reset(&sb);
+		repro_command(&r, &sb);
+		d->all.reproduce = strbuf_detach(&sb, NULL);
+	}
 }
 
 static void demo_done(struct demo *d)
@@ -200,6 +222,7 @@ static void demo_done(struct demo *d)
 		free(d->arches[a].groups);
 	}
 	free(d->all.groups);
+	free(d->all.reproduce);
 	plan_free(d->plan);
 }
 

@@ -16,7 +16,9 @@
 #include <libxml/tree.h>
 
 #include "core/html.h"
+#include "core/report_bisect.h"
 #include "core/report_html.h"
+#include "util/jsonx.h"
 #include "core/runread.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -294,6 +296,74 @@ static void test_golden_cost(void **state)
 		if (!strstr(page, want.buf))
 			fail_msg("no bar with %s", want.buf);
 	}
+	json_object_put(doc);
+}
+
+/* A recorded bisection's page: the culprit line and its reproducer, every
+ * step, nothing active, links inside the run directory only. */
+static void test_golden_bisect(void **state)
+{
+	json_object *doc = load_doc("bisect-test-bisect");
+	char *page = NULL;
+	size_t len = 0;
+	struct dom_stats s;
+
+	assert_int_equal(report_bisect_render(doc, &page, &len), 0);
+	assert_int_equal(strlen(page), len);
+	golden("bisect-test-bisect", page);
+	dom_stats_of(page, &s);
+	assert_int_equal(s.forbidden, 0);
+	assert_int_equal(s.on_attrs, 0);
+	assert_int_equal(s.bad_hrefs, 0);
+	assert_non_null(strstr(page, "CONFIG_PHYSICAL_ALIGN=0x300000"));
+	assert_non_null(strstr(page, "test-bisect.config:14"));
+	assert_non_null(strstr(page, "culprit.config --candidates each"));
+	assert_non_null(strstr(page, "./steps/20261206-014027-step07-99b38c/"
+				     "report.html"));
+	free(page);
+	json_object_put(doc);
+	/* not a bisection */
+	doc = json_tokener_parse("{}");
+	assert_int_equal(report_bisect_render(doc, &page, &len), -EINVAL);
+	json_object_put(doc);
+}
+
+/* A FAIL group and a failed candidate show the command that reproduces
+ * them, as text (quotes and markup escaped); others show none. */
+static void test_reproduce_shown(void **state)
+{
+	json_object *doc = load_doc("matrix-synthetic");
+	const char *cmd = "bootproof run --group '/tmp/a&b<c>.config' "
+			  "--candidates each";
+	char *page;
+	size_t n = 0;
+
+	for (size_t i = 0; i < jsonx_len(doc, "groups"); i++) {
+		json_object *g = jsonx_at(doc, "groups", i);
+
+		if (!strcmp(jsonx_str(g, "verdict"), "FAIL") &&
+		    !strcmp(jsonx_str(g, "group"), "demo-userfaultfd"))
+			json_object_object_add(g, "reproduce",
+					       json_object_new_string(cmd));
+	}
+	for (size_t i = 0; i < jsonx_len(doc, "boots"); i++) {
+		json_object *c = jsonx_get(jsonx_at(doc, "boots", i),
+					   "candidate");
+
+		json_object_object_add(c, "reproduce",
+				       json_object_new_string(cmd));
+	}
+	page = render(doc, NULL);
+	for (const char *p = page; (p = strstr(p, "reproduce: ")); p++)
+		n++;
+	/* the FAIL cell, and the three candidates that failed (the build of
+	 * x86_64-demo-userfaultfd, the panic of x86_64-demo-kgdb, the kgdb
+	 * scenario of i386-demo-kgdb) */
+	assert_int_equal(n, 4);
+	assert_non_null(strstr(page, "--group '/tmp/a&amp;b&lt;c&gt;.config' "
+				     "--candidates each"));
+	assert_null(strstr(page, "<c>"));
+	free(page);
 	json_object_put(doc);
 }
 
@@ -589,6 +659,8 @@ int main(void)
 		cmocka_unit_test(test_golden_crash),
 		cmocka_unit_test(test_golden_matrix),
 		cmocka_unit_test(test_golden_cost),
+		cmocka_unit_test(test_reproduce_shown),
+		cmocka_unit_test(test_golden_bisect),
 		cmocka_unit_test(test_hostile_matrix_is_text),
 		cmocka_unit_test(test_hostile_cmdline_boot_is_text),
 		cmocka_unit_test(test_clean_text),
