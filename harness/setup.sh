@@ -13,11 +13,12 @@ libclang-rt-14-dev
 qemu-system-x86 qemu-utils qemu-user-static
 libvirt-daemon-system libvirt-clients libvirt-dev
 libguestfs-tools libguestfs-dev
-libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev
+libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev libyaml-dev
 linux-source-6.12 linux-image-amd64
 busybox-static gdb ccache
 bc bison flex libelf-dev libssl-dev cpio kmod xz-utils procps
 chromium libxml2-utils python3 python3-jsonschema time
+lava-dispatcher lava-common
 "
 
 missing_pkgs() {

@@ -2,6 +2,7 @@
 #include "core/domxml.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,16 @@ static void devices(struct w *w, const struct domxml_spec *s,
 	end(w);
 }
 
+unsigned domxml_memory_mib(const struct domxml_spec *s)
+{
+	return s->memory_mib ? s->memory_mib : DOMXML_MEMORY_MIB_DEFAULT;
+}
+
+unsigned domxml_vcpus(const struct domxml_spec *s)
+{
+	return s->vcpus ? s->vcpus : DOMXML_VCPUS_DEFAULT;
+}
+
 int domxml_build(const struct domxml_spec *s, char **ret_xml)
 {
 	const struct bp_arch_info *arch;
@@ -181,11 +192,11 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 		"bootproof guest (transient; destroyed when the run ends)");
 	start(&w, "memory");
 	attr(&w, "unit", "MiB");
-	snprintf(num, sizeof(num), "%u", s->memory_mib ? s->memory_mib : 1024);
+	snprintf(num, sizeof(num), "%u", domxml_memory_mib(s));
 	if (xmlTextWriterWriteString(w.x, BAD_CAST num) < 0)
 		w.bad = 1;
 	end(&w);
-	snprintf(num, sizeof(num), "%u", s->vcpus ? s->vcpus : 2);
+	snprintf(num, sizeof(num), "%u", domxml_vcpus(s));
 	text_el(&w, "vcpu", num);
 
 	start(&w, "os");
@@ -238,4 +249,82 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	end(&w); /* domain */
 
 	return xmlout_close(&xo, w.bad, ret_xml);
+}
+
+/* ------------------------------------------------------------ QEMU */
+
+static void qopt(struct domxml_qemu *q, const char *fmt, ...) _printf_(2, 3);
+static void qopt(struct domxml_qemu *q, const char *fmt, ...)
+{
+	va_list ap;
+	char *o;
+
+	va_start(ap, fmt);
+	if (vasprintf(&o, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	q->opts = xrealloc(q->opts, (q->n_opts + 2) * sizeof(*q->opts));
+	q->opts[q->n_opts++] = o;
+	q->opts[q->n_opts] = NULL;
+}
+
+void domxml_qemu_done(struct domxml_qemu *q)
+{
+	for (size_t i = 0; i < q->n_opts; i++)
+		free(q->opts[i]);
+	free(q->opts);
+	free(q->kernel_arg);
+	free(q->initrd_arg);
+	free(q->disk_arg);
+	memset(q, 0, sizeof(*q));
+}
+
+int domxml_qemu(const struct domxml_spec *s, struct domxml_qemu *ret)
+{
+	const struct bp_arch_info *arch;
+	struct domxml_qemu q = { 0 };
+
+	memset(ret, 0, sizeof(*ret));
+	if (!s || !s->kernel || !*s->kernel)
+		return -EINVAL;
+	arch = bp_arch_info(s->arch);
+	if (!arch)
+		return -EINVAL;
+	/* The QEMU command line is split like a shell's: inside the
+	 * double quotes around it, these two would change the text. */
+	if (s->cmdline && strpbrk(s->cmdline, "\"\\"))
+		return -EINVAL;
+
+	q.memory_mib = domxml_memory_mib(s);
+	/* As domxml_build: machine "pc" (ACPI and the APIC are its
+	 * defaults), the CPUs, the richest CPU model or the arch's own. */
+	qopt(&q, "-machine pc");
+	qopt(&q, "-smp %u", domxml_vcpus(s));
+	qopt(&q, "-cpu %s", arch->tcg_cpu_model ? arch->tcg_cpu_model : "max");
+	/* on_reboot destroy: a rebooting guest (panic=-1) ends. */
+	qopt(&q, "-no-reboot");
+	qopt(&q, "-device virtio-rng-pci");
+	/* hvc0 and the agent's channel, nothing behind either. */
+	qopt(&q, "-device virtio-serial-pci");
+	qopt(&q, "-chardev null,id=bpcon");
+	qopt(&q, "-device virtconsole,chardev=bpcon");
+	qopt(&q, "-chardev null,id=bpchan");
+	qopt(&q, "-device virtserialport,chardev=bpchan,name=%s",
+	     BP_CHANNEL_NAME);
+	/* <panic model='isa'/> */
+	qopt(&q, "-device pvpanic");
+
+	if (asprintf(&q.kernel_arg, "-kernel %s -append \"%s\"", s->kernel,
+		     s->cmdline ? s->cmdline : "") < 0)
+		abort();
+	if (s->initrd && asprintf(&q.initrd_arg, "-initrd %s", s->initrd) < 0)
+		abort();
+	/* The root disk on virtio-blk as vda; the copy a lab downloaded is
+	 * the guest's to write, as the local overlay is. */
+	if (s->disk && asprintf(&q.disk_arg,
+				"-drive format=raw,if=virtio,cache=unsafe,file=%s",
+				s->disk) < 0)
+		abort();
+	*ret = q;
+	return 0;
 }

@@ -13,22 +13,31 @@
  * ttyS0 (a pty that the harness reads through virDomainOpenConsole), an
  * optional second serial port for kgdb as a TCP server on 127.0.0.1, a
  * pvpanic device, and destroy on poweroff, reboot and crash.
+ *
+ * domxml_qemu() describes the same guest as QEMU command-line options, for
+ * a QEMU that bootproof does not start itself (a LAVA lab's qemu device,
+ * core/lavajob): one place says what a bootproof guest is made of.
  */
 #ifndef BP_DOMXML_H
 #define BP_DOMXML_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/arch.h"
 
+
+/* What a guest gets when the spec says 0. */
+#define DOMXML_MEMORY_MIB_DEFAULT 1024
+#define DOMXML_VCPUS_DEFAULT 2
 
 struct domxml_spec {
 	const char *name;	/* unique domain name, required */
 	enum bp_arch arch;
 	enum bp_accel accel;
 	const char *emulator;	/* NULL: /usr/bin/ + the arch's qemu_system */
-	unsigned memory_mib;	/* 0: 1024 */
-	unsigned vcpus;		/* 0: 2 */
+	unsigned memory_mib;	/* 0: DOMXML_MEMORY_MIB_DEFAULT */
+	unsigned vcpus;		/* 0: DOMXML_VCPUS_DEFAULT */
 	const char *kernel;	/* required */
 	const char *initrd;	/* optional */
 	const char *cmdline;	/* optional */
@@ -47,5 +56,42 @@ struct domxml_spec {
  * missing or a value is out of range, -ENOMEM on allocation failure.
  */
 int domxml_build(const struct domxml_spec *spec, char **ret_xml);
+
+/* The memory and CPUs spec asks for, defaults applied. */
+unsigned domxml_memory_mib(const struct domxml_spec *spec);
+unsigned domxml_vcpus(const struct domxml_spec *spec);
+
+/*
+ * The guest of spec as QEMU options, for a QEMU started by someone else
+ * (a LAVA qemu device).  spec->kernel, ->initrd and ->disk are written as
+ * given (a LAVA job puts its placeholders there: "{kernel}"); spec->name,
+ * ->emulator and ->kgdb_port are not used (no second serial port: the host
+ * half of kgdb needs bootproof's own gdb), nor ->channel_file: the
+ * channel has nothing behind it (QEMU's null chardev), and neither has the
+ * virtio console.  The network interface is not in opts: the device's own
+ * "-net nic,model=virtio" is (docs/lava.md).
+ *
+ *   opts        "-machine pc", "-smp N", "-cpu MODEL" (KVM or TCG alike:
+ *               "max", or the arch's TCG model), "-no-reboot" (a reboot
+ *               ends the guest, as on_reboot destroy does), virtio-rng,
+ *               virtio-serial with the virtio console and the agent's
+ *               channel, pvpanic: one option and its value per string
+ *   kernel_arg  -kernel K -append "CMDLINE"
+ *   initrd_arg  -initrd I, or NULL
+ *   disk_arg    the root disk on virtio-blk (vda), raw, or NULL
+ *
+ * Returns 0 with *ret filled (release with domxml_qemu_done), -EINVAL when
+ * a required field is missing or the command line holds a character a
+ * shell-like split would change (a double quote or a backslash).
+ */
+struct domxml_qemu {
+	char **opts;		/* NULL-terminated */
+	size_t n_opts;
+	unsigned memory_mib;
+	char *kernel_arg, *initrd_arg, *disk_arg;
+};
+
+int domxml_qemu(const struct domxml_spec *spec, struct domxml_qemu *ret);
+void domxml_qemu_done(struct domxml_qemu *q);
 
 #endif

@@ -19,6 +19,7 @@
 #include "adapters/gdb.h"
 #include "adapters/proc.h"
 #include "core/bootlog.h"
+#include "core/bootrec.h"
 #include "core/console.h"
 #include "core/gdbout.h"
 #include "core/ktap.h"
@@ -177,32 +178,6 @@ static void on_ktap(const struct ktap_event *ev, void *ud)
 
 /* ------------------------------------------------------------ record */
 
-static const char *scenario_result(const struct ktap_test *t)
-{
-	switch (t ? t->status : KTAP_ERROR) {
-	case KTAP_PASS:
-	case KTAP_XFAIL:
-		return "pass";
-	case KTAP_SKIP:
-		return "skip";
-	case KTAP_FAIL:
-		return "fail";
-	default:
-		return "error";
-	}
-}
-
-static const struct ktap_test *find_scenario(const struct session *s,
-					     const char *name)
-{
-	const struct ktap_test *root = ktap_root(s->ktap);
-
-	for (size_t i = 0; i < root->n_children; i++)
-		if (!strcmp(root->children[i]->name, name))
-			return root->children[i];
-	return NULL;
-}
-
 static json_object *kgdb_json(const struct session *s)
 {
 	json_object *o = json_object_new_object(), *bt;
@@ -260,137 +235,79 @@ static bool channel_unproven(const struct session *s, const struct ktap_test *t)
 }
 
 /*
- * One scenario's result: the guest's KTAP, combined with the host halves
- * of kgdb (gdb's session) and of the boot scenario's virtio_channel check
- * (what arrived in the channel's file).  Returns true when it counts as a
- * failure.
+ * One scenario's result: the guest's KTAP (core/bootrec), combined with the
+ * host halves of kgdb (gdb's session) and of the boot scenario's
+ * virtio_channel check (what arrived in the channel's file).  Returns true
+ * when it counts as a failure.
  */
 static bool scenario_json(const struct session *s, const char *name,
 			  bool final, json_object **ret)
 {
-	const struct ktap_test *t = find_scenario(s, name);
-	json_object *o = json_object_new_object(), *checks;
-	const char *res, *reason;
+	struct bootrec_scenario sc;
+	const struct ktap_test *t;
+	json_object *host = NULL;
 
-	*ret = o;
-	recjson_add_str(o, "name", name);
-	if (!t || (!final && t->status == KTAP_PENDING)) {
-		res = final ? "error" : "pending";
-		reason = final ? (bootlog_agent_said_done(s->bl)
-					  ? "the agent did not report this scenario"
-					  : "no result: the guest did not get this far")
-			       : NULL;
-	} else {
-		res = scenario_result(t);
-		reason = t->reason;
-		if (!reason && t->status == KTAP_FAIL) {
-			/* The first failing check names the cause. */
-			for (size_t i = 0; i < t->n_children; i++)
-				if (t->children[i]->status == KTAP_FAIL) {
-					reason = t->children[i]->name;
-					break;
-				}
-		}
-	}
+	bootrec_scenario_of(s->bl, name, final, &sc);
+	t = sc.test;
 	if (!strcmp(name, "kgdb") && s->kgdb_wanted) {
-		if (s->kgdb_ran && !s->kgdb_ok && strcmp(res, "skip")) {
-			res = "fail";
-			reason = s->kgdb_check.reason[0] ? s->kgdb_check.reason
-							 : "gdb session failed";
-		} else if (final && !s->kgdb_ran && !strcmp(res, "pass")) {
-			res = "fail";
-			reason = "the guest passed but the host debugger never "
-				 "attached";
+		if (s->kgdb_ran && !s->kgdb_ok && strcmp(sc.result, "skip")) {
+			sc.result = "fail";
+			sc.reason = s->kgdb_check.reason[0] ? s->kgdb_check.reason
+							    : "gdb session failed";
+		} else if (final && !s->kgdb_ran && !strcmp(sc.result, "pass")) {
+			sc.result = "fail";
+			sc.reason = "the guest passed but the host debugger never "
+				    "attached";
 		}
-		json_object_object_add(o, "host", kgdb_json(s));
+		host = kgdb_json(s);
 	} else if (!strcmp(name, "boot") && s->channel_read && t) {
-		if (channel_unproven(s, t) && strcmp(res, "error")) {
-			res = "fail";
-			reason = "virtio_channel: the agent's line did not reach "
-				 "the host";
+		if (channel_unproven(s, t) && strcmp(sc.result, "error")) {
+			sc.result = "fail";
+			sc.reason = "virtio_channel: the agent's line did not "
+				    "reach the host";
 		}
-		json_object_object_add(o, "host", channel_json(s));
+		host = channel_json(s);
 	} else if (!strcmp(name, "kgdb") && !s->req->vmlinux && t &&
 		   t->status == KTAP_SKIP) {
-		json_object *h = json_object_new_object();
-		recjson_add_str(h, "skipped", "no vmlinux given (--vmlinux): "
-					      "nothing for gdb to debug with");
-		json_object_object_add(o, "host", h);
+		host = json_object_new_object();
+		recjson_add_str(host, "skipped", "no vmlinux given (--vmlinux): "
+						 "nothing for gdb to debug with");
 	}
-	recjson_add_str(o, "result", res);
-	recjson_add_str(o, "reason", reason);
-	checks = json_object_new_array();
-	for (size_t i = 0; t && i < t->n_children; i++)
-		json_object_array_add(checks, recjson_ktap_test(t->children[i]));
-	json_object_object_add(o, "checks", checks);
-	return !strcmp(res, "fail") || !strcmp(res, "error");
+	return bootrec_scenario_json(name, &sc, host, ret);
 }
 
 static json_object *build_record(struct session *s, const struct verdict *v,
 				 size_t *ret_failed)
 {
 	const struct boot_request *r = s->req;
-	json_object *o = json_object_new_object(), *k, *sc, *pa, *files;
-	const struct console_milestone_event *last = console_last_milestone(s->con);
-	const struct console_milestone_event *init =
-		console_milestone_first(s->con, CONSOLE_MS_INIT_STARTED);
+	json_object *sc, *files;
 	size_t failed = 0;
 	char buf[64];
+	struct bootrec br = {
+		.name = r->name,
+		.arch = bp_arch_name(r->arch),
+		.accel = bp_accel_name(r->accel),
+		.accel_reason = r->accel_reason,
+		.kernel = r->kernel,
+		.initrd = r->initrd,
+		.vmlinux = r->vmlinux,
+		.config = r->config,
+		.image = r->image,
+		.cmdline = s->cmdline,
+		.timeout_s = s->timeout_s,
+		.heavy = s->heavy,
+		.started = s->started,
+		.elapsed_s = (clock_mono_ms() - s->t0) / 1000.0,
+		.time_to_init_s = s->t_init >= 0 ? (s->t_init - s->t0) / 1000.0 : -1,
+		.time_to_agent_end_s =
+			s->t_done >= 0 ? (s->t_done - s->t0) / 1000.0 : -1,
+		.verdict = v,
+		.end = s->end,
+		.end_reason = s->end_reason,
+		.allowed = r->allowed,
+		.n_allowed = r->n_allowed,
+	};
 
-	recjson_add_str(o, "name", r->name);
-	recjson_add_str(o, "arch", bp_arch_name(r->arch));
-	recjson_add_str(o, "accel", bp_accel_name(r->accel));
-	recjson_add_str(o, "accel_reason", r->accel_reason);
-	k = json_object_new_object();
-	recjson_add_str(k, "path", r->kernel);
-	recjson_add_str(k, "initrd", r->initrd);
-	recjson_add_str(k, "vmlinux", r->vmlinux);
-	recjson_add_str(k, "config", r->config);
-	recjson_add_str(k, "banner", console_banner(s->con));
-	json_object_object_add(o, "kernel", k);
-	recjson_add_str(o, "image", r->image);
-	recjson_add_str(o, "cmdline", s->cmdline);
-	json_object_object_add(o, "timeout_s", json_object_new_int((int)s->timeout_s));
-	json_object_object_add(o, "heavy_debug_options", json_object_new_int((int)s->heavy));
-	recjson_add_str(o, "started", s->started);
-	json_object_object_add(o, "elapsed_s",
-			       recjson_seconds((clock_mono_ms() - s->t0) / 1000.0));
-	json_object_object_add(o, "time_to_init_s",
-			       s->t_init >= 0 ? recjson_seconds(
-							(s->t_init - s->t0) / 1000.0)
-					      : NULL);
-	json_object_object_add(o, "kernel_time_to_init_s",
-			       init && init->timestamp >= 0
-				       ? recjson_seconds(init->timestamp)
-				       : NULL);
-	json_object_object_add(o, "time_to_agent_end_s",
-			       s->t_done >= 0 ? recjson_seconds(
-							(s->t_done - s->t0) / 1000.0)
-					      : NULL);
-	json_object_object_add(o, "memory", recjson_memory(s->bl));
-	recjson_add_str(o, "verdict", v ? boot_verdict_name(v->verdict) : "RUNNING");
-	recjson_add_str(o, "reason", v ? v->reason : NULL);
-	if (v) {
-		json_object *e = json_object_new_object();
-		recjson_add_str(e, "how", boot_end_name(s->end));
-		recjson_add_str(e, "reason", s->end_reason[0] ? s->end_reason : NULL);
-		json_object_object_add(o, "end", e);
-	}
-	recjson_add_str(o, "last_milestone",
-			last ? console_milestone_name(last->milestone) : NULL);
-	json_object_object_add(o, "milestones", recjson_milestones(s->con));
-	pa = json_object_new_array();
-	for (size_t i = 0; i < console_n_problems(s->con); i++) {
-		const struct console_problem *p = console_problem(s->con, i);
-		json_object *pj = recjson_problem(p, true);
-		json_object_object_add(
-			pj, "allowed",
-			json_object_new_boolean(verdict_kind_allowed(
-				console_problem_kind_name(p->kind), r->allowed,
-				r->n_allowed)));
-		json_object_array_add(pa, pj);
-	}
-	json_object_object_add(o, "problems", pa);
 	sc = json_object_new_array();
 	for (size_t i = 0; r->image && i < s->n_scen; i++) {
 		json_object *one;
@@ -398,9 +315,7 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 			failed++;
 		json_object_array_add(sc, one);
 	}
-	json_object_object_add(o, "scenarios", sc);
-	json_object_object_add(o, "ktap", recjson_ktap(s->ktap));
-	json_object_object_add(o, "debug", recjson_debug(s->bl));
+	br.scenarios = sc;
 	files = json_object_new_object();
 	snprintf(buf, sizeof(buf), "%sconsole.log", r->prefix ? r->prefix : "");
 	recjson_add_str(files, "console", buf);
@@ -410,12 +325,10 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 		recjson_add_str(files, "kgdb", s->kgdb_file);
 	if (s->channel_file)
 		recjson_add_str(files, "channel", s->channel_file);
-	json_object_object_add(o, "files", files);
-	json_object_object_add(o, "complete", json_object_new_boolean(
-						      v && v->verdict != VERDICT_INCOMPLETE));
+	br.files = files;
 	if (ret_failed)
 		*ret_failed = failed;
-	return o;
+	return bootrec_build(s->bl, &br);
 }
 
 static void maybe_update(struct session *s)
@@ -623,6 +536,25 @@ static bool config_enabled(const char *name, void *ud)
 		return false;
 	p += strlen(key);
 	return *p == 'y' || *p == 'm';
+}
+
+unsigned boot_timeout(const struct boot_request *req, enum bp_accel accel,
+		      unsigned *ret_heavy)
+{
+	_cleanup_strbuf_ struct strbuf cfg = STRBUF_INIT;
+	unsigned heavy = 0, t = req->timeout_s;
+
+	if (!t) {
+		if (req->config &&
+		    strbuf_read_file(&cfg, req->config, 8 << 20) < 0)
+			strbuf_reset(&cfg);
+		t = verdict_boot_timeout(accel == BP_ACCEL_KVM,
+					 cfg.len ? config_enabled : NULL, &cfg,
+					 &heavy);
+	}
+	if (ret_heavy)
+		*ret_heavy = heavy;
+	return t;
 }
 
 /* ------------------------------------------------------------ the run */
@@ -838,19 +770,7 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 	ret->retryable = s->qemu_crashed && v.verdict == VERDICT_INFRA;
 	ret->record = build_record(s, &v, &failed);
 	ret->scenarios_failed = failed;
-	switch (v.verdict) {
-	case VERDICT_INFRA:
-		ret->exit_code = BP_EXIT_INFRA;
-		break;
-	case VERDICT_INCOMPLETE:
-		ret->exit_code = BP_EXIT_INTERRUPTED;
-		break;
-	case VERDICT_BOOTED:
-		ret->exit_code = failed ? BP_EXIT_FAIL : BP_EXIT_OK;
-		break;
-	default:
-		ret->exit_code = BP_EXIT_FAIL;
-	}
+	ret->exit_code = bootrec_exit_code(v.verdict, failed);
 	progress(s, "verdict %s: %s", boot_verdict_name(v.verdict), v.reason);
 }
 
@@ -908,7 +828,6 @@ static int boot_attempt(const struct boot_request *req_in,
 		.on_ktap = on_ktap,
 	};
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	_cleanup_strbuf_ struct strbuf cfg = STRBUF_INIT;
 	_cleanup_free_ char *kernel = NULL, *initrd = NULL, *disk = NULL;
 	_cleanup_free_ char *xml_path = NULL;
 	char name[64];
@@ -926,13 +845,7 @@ static int boot_attempt(const struct boot_request *req_in,
 	s.ktap = bootlog_ktap(s.bl);
 	parse_scenarios(&s);
 
-	if (req.config && strbuf_read_file(&cfg, req.config, 8 << 20) < 0)
-		strbuf_reset(&cfg);
-	s.timeout_s = req.timeout_s
-			      ? req.timeout_s
-			      : verdict_boot_timeout(req.accel == BP_ACCEL_KVM,
-						     cfg.len ? config_enabled : NULL,
-						     &cfg, &s.heavy);
+	s.timeout_s = boot_timeout(&req, req.accel, &s.heavy);
 
 	snprintf(name, sizeof(name), "%sconsole.log", req.prefix ? req.prefix : "");
 	s.log_path = path_join(req.run_dir, name);

@@ -86,4 +86,13 @@ int boot_run(const struct boot_request *req, struct boot_outcome *ret);
  */
 char *boot_cmdline(const struct boot_request *req, int kgdb_port);
 
+/*
+ * The whole-boot limit of req under accelerator accel: req->timeout_s, or
+ * else verdict_boot_timeout() from the kernel's config (req->config, when
+ * readable); *ret_heavy (may be NULL) gets the number of heavy debug
+ * options that found (0 when req->timeout_s decided).
+ */
+unsigned boot_timeout(const struct boot_request *req, enum bp_accel accel,
+		      unsigned *ret_heavy);
+
 #endif

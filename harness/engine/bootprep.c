@@ -14,8 +14,10 @@
 #include "bootproof.h"
 #include "core/bootargs.h"
 #include "core/recjson.h"
+#include "engine/lavaemit.h"
 #include "engine/report.h"
 #include "util/interrupt.h"
+#include "util/jsonx.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
@@ -373,5 +375,74 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 		c = BP_EXIT_INFRA;
 	*ret_run = run;
 	*ret_record = out.record;
+	return c;
+}
+
+int bootprep_lava(struct bootprep *p, const struct lavaemit_opts *lo,
+		  const char *results, int argc, char **argv,
+		  struct run **ret_run, json_object **ret_record)
+{
+	_cleanup_free_ char *name = NULL, *stage = NULL, *job_name = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+	struct run *run = NULL;
+	json_object *rec, *k, *lava = NULL;
+	int e, c;
+
+	e = run_open(results, bp_arch_name(p->req.arch), "boot", argc, argv,
+		     &run);
+	if (e < 0)
+		return log_error_errno(e, "cannot create a run directory "
+					  "under %s", results);
+	boot_setup(p, run, &name, &stage);
+	p->req.name = name;
+	if (asprintf(&job_name, "bootproof %s", run->id) < 0)
+		abort();
+	{
+		const struct lavajob_meta meta[] = {
+			{ "bootproof.run", run->id },
+			{ "bootproof.record", name },
+			{ "bootproof.arch", bp_arch_name(p->req.arch) },
+			{ "bootproof.kernel", p->kernel.release },
+			{ "bootproof.scenarios", p->req.scenarios },
+		};
+
+		e = lavaemit_job(lo, run->id, job_name, &p->req, meta,
+				 ELEMENTSOF(meta), &lava, &err);
+	}
+	if (e < 0) {
+		log_error("%s", err.buf);
+		run_close(run, e == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA, false);
+		run_free(run);
+		return e == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA;
+	}
+	rec = json_object_new_object();
+	recjson_add_str(rec, "name", name);
+	recjson_add_str(rec, "arch", bp_arch_name(p->req.arch));
+	k = json_object_new_object();
+	recjson_add_str(k, "path", p->req.kernel);
+	recjson_add_str(k, "initrd", p->req.initrd);
+	recjson_add_str(k, "vmlinux", p->req.vmlinux);
+	recjson_add_str(k, "config", p->req.config);
+	json_object_object_add(rec, "kernel", k);
+	recjson_add_str(rec, "image", p->req.image);
+	recjson_add_str(rec, "cmdline", jsonx_str(lava, "cmdline"));
+	json_object_object_add(rec, "verdict", NULL);
+	strbuf_addf(&why, "sent to LAVA: %s", jsonx_str(lava, "job"));
+	recjson_add_str(rec, "reason", why.buf);
+	json_object_object_add(rec, "scenarios", json_object_new_array());
+	json_object_object_add(rec, "complete", json_object_new_boolean(0));
+	json_object_object_add(rec, "lava", lava);
+	run_set_boot(run, 0, rec);
+	e = run_close(run, BP_EXIT_OK, true);
+	c = BP_EXIT_OK;
+	if (e < 0) {
+		log_error_errno(e, "infrastructure: cannot write the results "
+				   "in %s", run->dir);
+		c = BP_EXIT_INFRA;
+	} else {
+		report_write(run->dir, NULL);
+	}
+	*ret_run = run;
+	*ret_record = rec;
 	return c;
 }

@@ -80,4 +80,18 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 		  char **argv, bool quiet, struct run **ret_run,
 		  json_object **ret_record);
 
+/*
+ * Instead of booting p here, send it to a LAVA lab (engine/lavaemit): a
+ * run directory as bootprep_boot makes, whose one boot record waits for
+ * LAVA ("verdict": null, "lava": the job and its files), the artifacts and
+ * the job in lo->out.  `bootproof lava-results` reads the finished job
+ * back into the run.  Returns BP_EXIT_OK, BP_EXIT_USAGE (a boot a job
+ * cannot carry), BP_EXIT_INFRA (a file could not be written), each
+ * logged; *ret_run and *ret_record as bootprep_boot's when a run exists.
+ */
+struct lavaemit_opts;
+int bootprep_lava(struct bootprep *p, const struct lavaemit_opts *lo,
+		  const char *results, int argc, char **argv,
+		  struct run **ret_run, json_object **ret_record);
+
 #endif

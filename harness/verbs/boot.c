@@ -14,6 +14,7 @@
 
 #include "bootproof.h"
 #include "engine/bootprep.h"
+#include "engine/lavaemit.h"
 #include "util/jsonx.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -21,7 +22,7 @@
 struct bopts {
 	const char *kernel, *initrd, *vmlinux, *config, *cmdline;
 	const char *scenarios, *accel, *results, *uri, *arch;
-	const char *allow;
+	const char *allow, *lava_out, *lava_url;
 	unsigned timeout, memory, cpus, retries;
 	bool json;
 };
@@ -132,6 +133,11 @@ static int parse_options(struct bopts *o, int argc, char **argv)
 			 "guest memory (default 1024)"),
 		OPT_UINT(0, "cpus", &o->cpus, "N", "CPUs", 0, 1000000,
 			 "guest CPUs (default 2)"),
+		OPT_STRING(0, "lava-out", &o->lava_out, "DIR",
+			   "do not boot here: write a LAVA job and the files\n"
+			   "it downloads into DIR (docs/lava.md)"),
+		OPT_STRING(0, "lava-url", &o->lava_url, "URL",
+			   "the URL DIR is served at (with --lava-out)"),
 		OPT_FLAG(0, "json", &o->json, "print run.json on stdout"),
 		OPT_END(),
 	};
@@ -158,11 +164,25 @@ int verb_boot(int argc, char **argv)
 	_cleanup_(bootprep_done) struct bootprep p = { 0 };
 	json_object *record = NULL;
 	struct run *run = NULL;
+	const char *why = NULL;
 	int c, e;
 
 	c = parse_options(&o, argc, argv);
 	if (c < 0)
 		return opts_exit_code(c);
+	if (!o.lava_out != !o.lava_url) {
+		log_error("--lava-out and --lava-url go together");
+		return BP_EXIT_USAGE;
+	}
+	if (o.lava_url && !lavaemit_url_ok(o.lava_url, &why)) {
+		log_error("--lava-url %s: %s", o.lava_url, why);
+		return BP_EXIT_USAGE;
+	}
+	if (o.lava_out && !strcmp(o.scenarios, "none")) {
+		log_error("--lava-out: a LAVA job reports through the agent; "
+			  "--scenarios none has none");
+		return BP_EXIT_USAGE;
+	}
 
 	{
 		struct bootprep_args a = {
@@ -178,6 +198,25 @@ int verb_boot(int argc, char **argv)
 	}
 	if (e < 0)
 		return e == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA;
+	if (o.lava_out) {
+		const struct lavaemit_opts lo = { .out = o.lava_out,
+						  .url = o.lava_url };
+
+		c = bootprep_lava(&p, &lo, o.results, argc, argv, &run, &record);
+		if (!run)
+			return c;
+		if (o.json)
+			puts(json_object_to_json_string_ext(
+				run->doc, JSON_C_TO_STRING_PRETTY |
+						  JSON_C_TO_STRING_NOSLASHESCAPE));
+		else if (c == BP_EXIT_OK)
+			printf("LAVA job: %s\nresults: %s/ (waiting for the "
+			       "job: bootproof lava-results)\n",
+			       jsonx_str(jsonx_get(record, "lava"), "job"),
+			       run->dir);
+		run_free(run);
+		return c;
+	}
 	c = bootprep_boot(&p, o.results, argc, argv, o.json, &run, &record);
 	if (c < 0)
 		return BP_EXIT_INFRA;
