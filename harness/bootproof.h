@@ -21,5 +21,6 @@ int verb_run(int argc, char **argv);
 int verb_bisect(int argc, char **argv);
 int verb_kcidb(int argc, char **argv);
 int verb_cost(int argc, char **argv);
+int verb_lava_results(int argc, char **argv);
 
 #endif

@@ -25,6 +25,7 @@ static const struct verb verbs[] = {
 	{ "bisect", verb_bisect, "narrow a failing candidate to the option lines that break it" },
 	{ "kcidb", verb_kcidb, "a run as a KernelCI KCIDB document" },
 	{ "cost", verb_cost, "what each option group of a run costs against the base" },
+	{ "lava-results", verb_lava_results, "read a finished LAVA job back into its run" },
 };
 
 static void usage(FILE *f)

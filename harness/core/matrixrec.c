@@ -3,12 +3,14 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "core/groupverdict.h"
 #include "core/recjson.h"
 #include "util/cleanup.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* A path shown relative to the data directory when it is inside it. */
 static const char *shown(const char *datadir, const char *path)
@@ -160,6 +162,21 @@ json_object *matrixrec_plan(const struct plan *p,
 					    : NULL);
 	json_object_object_add(o, "ksrc", jsonx_new_str(ksrc));
 	json_object_object_add(o, "release", jsonx_new_str(release));
+	/* Each arch's groups and their scenarios: what the group verdicts
+	 * are decided with, so that they can be decided again from run.json
+	 * alone (matrixrec_regroup). */
+	a = json_object_new_object();
+	for (size_t i = 0; i < n_arches; i++) {
+		json_object *g = json_object_new_object();
+
+		for (size_t k = 0; k < arches[i].n_groups; k++)
+			json_object_object_add(
+				g, arches[i].groups[k]->name,
+				str_array(arches[i].groups[k]->scenarios,
+					  arches[i].groups[k]->n_scenarios));
+		json_object_object_add(a, arches[i].arch, g);
+	}
+	json_object_object_add(o, "group_scenarios", a);
 	return o;
 }
 
@@ -419,4 +436,61 @@ bool matrixrec_failed(json_object *rec)
 			return true;
 	}
 	return false;
+}
+
+json_object *matrixrec_regroup(json_object *doc)
+{
+	json_object *plan = jsonx_get(doc, "plan");
+	json_object *gs = jsonx_get(plan, "group_scenarios");
+	json_object *old = jsonx_get(doc, "groups");
+	json_object *ps = jsonx_get(plan, "scenarios"), *arr;
+	struct plan p = { 0 };
+	char **pv = NULL;
+
+	if (!gs || !json_object_is_type(gs, json_type_object) || !old ||
+	    !json_object_is_type(old, json_type_array))
+		return NULL;
+	if (ps && json_object_is_type(ps, json_type_array)) {
+		p.n_scenarios = json_object_array_length(ps);
+		pv = xrealloc(NULL, (p.n_scenarios + 1) * sizeof(*pv));
+		for (size_t i = 0; i < p.n_scenarios; i++)
+			pv[i] = (char *)json_object_get_string(
+				json_object_array_get_idx(ps, i));
+		p.scenarios = pv;
+	}
+	arr = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(old); i++) {
+		json_object *g = json_object_array_get_idx(old, i);
+		const char *name = jsonx_str(g, "group");
+		const char *arch = jsonx_str(g, "arch");
+		json_object *sc = jsonx_get(jsonx_get(gs, arch ? arch : ""),
+					    name ? name : "");
+		const char **v;
+		size_t n;
+
+		if (!sc || !json_object_is_type(sc, json_type_array)) {
+			/* Not a group of this arch: its SKIP stands. */
+			json_object_array_add(arr, json_object_get(g));
+			continue;
+		}
+		n = json_object_array_length(sc);
+		v = xrealloc(NULL, (n + 1) * sizeof(*v));
+		for (size_t k = 0; k < n; k++)
+			v[k] = json_object_get_string(json_object_array_get_idx(sc, k));
+		{
+			struct groupverdict_group q = {
+				.name = name,
+				.arch = arch,
+				.scenarios = v,
+				.n_scenarios = n,
+				.plan = &p,
+			};
+
+			json_object_array_add(arr, groupverdict_decide(
+						 jsonx_get(doc, "boots"), &q));
+		}
+		free(v);
+	}
+	free(pv);
+	return arr;
 }

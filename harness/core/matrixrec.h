@@ -132,6 +132,15 @@ json_object *matrixrec_groups(json_object *boots,
 			      size_t n_arches, char *const *names,
 			      size_t n_names, const struct plan *p);
 
+/*
+ * The "groups" of a matrix run.json decided again from its boots, with
+ * the groups' scenarios its plan recorded ("plan"."group_scenarios"):
+ * after a candidate's record was replaced (a LAVA job read back).  A new
+ * array, or NULL when the document has no group_scenarios (written before
+ * they were recorded) or no groups.
+ */
+json_object *matrixrec_regroup(json_object *doc);
+
 /* Did this candidate's record fail (config or build failed, a verdict
  * other than BOOTED / INFRA / INCOMPLETE / RUNNING, a scenario failed)? */
 bool matrixrec_failed(json_object *rec);

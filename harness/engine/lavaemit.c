@@ -197,6 +197,21 @@ int lavaemit_job(const struct lavaemit_opts *o, const char *id,
 	json_object_object_add(files, "image", file_json(&spec.disk, req->image));
 	json_object_object_add(j, "files", files);
 	recjson_add_str(j, "cmdline", cmdline);
+	{
+		json_object *sc = json_object_new_array(), *al;
+		_cleanup_free_ char *copy = xstrdup(req->scenarios ? req->scenarios
+								   : "boot");
+		char *save = NULL;
+
+		for (char *t = strtok_r(copy, ",", &save); t;
+		     t = strtok_r(NULL, ",", &save))
+			json_object_array_add(sc, json_object_new_string(t));
+		json_object_object_add(j, "scenarios", sc);
+		al = json_object_new_array();
+		for (size_t i = 0; i < req->n_allowed; i++)
+			json_object_array_add(al, json_object_new_string(req->allowed[i]));
+		json_object_object_add(j, "allowed", al);
+	}
 	json_object_object_add(j, "timeout_s",
 			       json_object_new_int((int)spec.boot_timeout_s));
 	*ret = j;
