@@ -284,6 +284,12 @@ static bool decide_stages(json_object *o, json_object *boots, json_object *cand,
 		return true;
 	}
 	v = jsonx_str(cand, "verdict");
+	if (!v && jsonx_get(cand, "lava")) {
+		strbuf_addf(&sb, "waiting for LAVA: %s (bootproof lava-results)",
+			    jsonx_str(jsonx_get(cand, "lava"), "job"));
+		set_verdict(o, GROUPVERDICT_SKIP, "boot", sb.buf);
+		return true;
+	}
 	if (!v || streq(v, "INCOMPLETE") || streq(v, "RUNNING")) {
 		set_verdict(o, GROUPVERDICT_SKIP, "boot",
 			    "the boot did not finish (run interrupted)");

@@ -20,7 +20,9 @@
  *   - config stage failed: FAIL/config; build failed: FAIL/build with the
  *     first error; the boot's verdict is not BOOTED: FAIL/boot with the
  *     verdict and its reason (INFRA is the host's fault: SKIP/boot; a stage
- *     not run or not finished because the run was interrupted: SKIP);
+ *     not run or not finished because the run was interrupted: SKIP; a
+ *     boot sent to LAVA whose results were not read back yet: SKIP,
+ *     "waiting for LAVA");
  *   - a scenario of the group failed or gave no result: FAIL/scenario;
  *   - none of the group's own scenarios ("boot" counts only for a group
  *     that names nothing else) passed: SKIP/scenario;

@@ -26,6 +26,7 @@
 #include "engine/configstage.h"
 #include "engine/costs.h"
 #include "engine/image.h"
+#include "engine/lavaemit.h"
 #include "engine/plangroups.h"
 #include "engine/progress.h"
 #include "util/clock.h"
@@ -643,6 +644,55 @@ static void boot_said(struct matrix *m, json_object *rec)
 	progress_end(&m->prog, "%s", d.buf);
 }
 
+/* The boot request of candidate c, as engine/boot runs it (strings
+ * borrowed from the record a and the image slot). */
+static void cand_request(struct matrix *m, const struct cand *c, json_object *a,
+			 const struct image_slot *img, const char *prefix,
+			 const char *stage, struct boot_request *ret)
+{
+	*ret = (struct boot_request){
+		.name = c->rc.name,
+		.accel = m->o->accel,
+		.accel_reason = m->o->accel_reason,
+		.uri = m->o->uri,
+		.kernel = jsonx_str(a, "bzImage"),
+		.vmlinux = jsonx_str(a, "vmlinux"),
+		.config = jsonx_str(a, "config"),
+		.image = img->img.path,
+		.scenarios = c->rc.scenarios,
+		.timeout_s = m->o->plan->timeout_s,
+		.retries = m->o->retries,
+		.run_dir = m->run->dir,
+		.prefix = prefix,
+		.stage_dir = stage,
+		.ops = m->o->ops,
+		.interrupted = m->o->interrupted,
+		.quiet = true,
+		.on_update = on_boot_update,
+		.ud = m,
+	};
+	bp_arch_from_name(c->rc.as->arch, &ret->arch); /* plan: checked */
+}
+
+/* The candidate's root image, or an INFRA stub in *ret. */
+static struct image_slot *cand_image(struct matrix *m, const struct cand *c,
+				     json_object *a, json_object **ret,
+				     unsigned *ret_flags)
+{
+	struct image_slot *img = image_for(m, c->rc.as->arch,
+					   jsonx_str(a, "modules"));
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+	if (img->err >= 0)
+		return img;
+	strbuf_addf(&why, "root image: %s", img->why);
+	*ret = matrixrec_stub(&c->rc, NULL, NULL, why.buf);
+	json_object_object_add(*ret, "verdict", jsonx_new_str("INFRA"));
+	progress_end(&m->prog, "INFRA: %s", why.buf);
+	*ret_flags = fail_flag(img->err);
+	return NULL;
+}
+
 static unsigned stage_boot(void *ud, const struct matrix_stage *st,
 			   json_object **ret)
 {
@@ -654,51 +704,22 @@ static unsigned stage_boot(void *ud, const struct matrix_stage *st,
 	_cleanup_free_ char *prefix = NULL;
 	struct image_slot *img;
 	struct boot_outcome out = { 0 };
+	struct boot_request req;
+	unsigned flags = 0;
 	int r;
 
 	progress_start(&m->prog, c->rc.id, "boot");
-	img = image_for(m, c->rc.as->arch, jsonx_str(a, "modules"));
-	if (img->err < 0) {
-		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
-
-		strbuf_addf(&why, "root image: %s", img->why);
-		*ret = matrixrec_stub(&c->rc, NULL, NULL, why.buf);
-		json_object_object_add(*ret, "verdict", jsonx_new_str("INFRA"));
-		progress_end(&m->prog, "INFRA: %s", why.buf);
-		return fail_flag(img->err);
-	}
+	img = cand_image(m, c, a, ret, &flags);
+	if (!img)
+		return flags;
 	if (asprintf(&prefix, "%s/", c->rc.id) < 0)
 		abort();
 	m->current = c->index;
-	{
-		struct boot_request req = {
-			.name = c->rc.name,
-			.accel = m->o->accel,
-			.accel_reason = m->o->accel_reason,
-			.uri = m->o->uri,
-			.kernel = jsonx_str(a, "bzImage"),
-			.vmlinux = jsonx_str(a, "vmlinux"),
-			.config = jsonx_str(a, "config"),
-			.image = img->img.path,
-			.scenarios = c->rc.scenarios,
-			.timeout_s = m->o->plan->timeout_s,
-			.retries = m->o->retries,
-			.run_dir = m->run->dir,
-			.prefix = prefix,
-			.stage_dir = stage,
-			.ops = m->o->ops,
-			.interrupted = m->o->interrupted,
-			.quiet = true,
-			.on_update = on_boot_update,
-			.ud = m,
-		};
-		bp_arch_from_name(c->rc.as->arch, &req.arch); /* plan: checked */
-		r = boot_run(&req, &out);
-		if (r == 0 && out.verdict != VERDICT_INFRA)
-			bootsamples_run(&req, m->o->boots ? m->o->boots
-							  : m->o->plan->boots,
-					out.record);
-	}
+	cand_request(m, c, a, img, prefix, stage, &req);
+	r = boot_run(&req, &out);
+	if (r == 0 && out.verdict != VERDICT_INFRA)
+		bootsamples_run(&req, m->o->boots ? m->o->boots : m->o->plan->boots,
+				out.record);
 	if (r < 0) {
 		progress_end(&m->prog, "cannot boot: %s", strerror(-r));
 		return MATRIX_STAGE_INFRA;
@@ -709,6 +730,67 @@ static unsigned stage_boot(void *ud, const struct matrix_stage *st,
 	*ret = out.record;
 	return out.verdict == VERDICT_INFRA ? MATRIX_STAGE_INFRA : 0;
 }
+
+/* Instead of the boot: the candidate's LAVA job (engine/lavaemit); its
+ * record waits for `bootproof lava-results`. */
+static unsigned stage_lava(void *ud, const struct matrix_stage *st,
+			   json_object **ret)
+{
+	struct matrix *m = ud;
+	const struct cand *c = (const struct cand *)st->cand;
+	json_object *b = jsonx_get(st->rec, "build");
+	json_object *a = jsonx_get(b, "artifacts"), *lava = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, groups = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	_cleanup_free_ char *job_name = NULL;
+	struct image_slot *img;
+	struct boot_request req;
+	unsigned flags = 0;
+	int r;
+
+	progress_start(&m->prog, c->rc.id, "LAVA job");
+	img = cand_image(m, c, a, ret, &flags);
+	if (!img)
+		return flags;
+	cand_request(m, c, a, img, "", NULL, &req);
+	for (size_t i = 0; i < c->rc.n_groups; i++)
+		strbuf_addf(&groups, "%s%s", i ? "," : "", c->rc.groups[i]->name);
+	if (asprintf(&job_name, "bootproof %s %s", m->run->id, c->rc.id) < 0)
+		abort();
+	{
+		const struct lavajob_meta meta[] = {
+			{ "bootproof.run", m->run->id },
+			{ "bootproof.candidate", c->rc.id },
+			{ "bootproof.record", c->rc.name },
+			{ "bootproof.arch", c->rc.as->arch },
+			{ "bootproof.groups", groups.buf },
+			{ "bootproof.config_hash", jsonx_str(b, "config_hash") },
+			{ "bootproof.scenarios", c->rc.scenarios },
+		};
+
+		r = lavaemit_job(m->o->lava, c->rc.id, job_name, &req, meta,
+				 ELEMENTSOF(meta), &lava, &err);
+	}
+	if (r < 0) {
+		progress_end(&m->prog, "cannot write the LAVA job: %s", err.buf);
+		return r == -EINVAL ? MATRIX_STAGE_BAD_INPUT : MATRIX_STAGE_INFRA;
+	}
+	strbuf_addf(&why, "sent to LAVA: %s", jsonx_str(lava, "job"));
+	*ret = matrixrec_stub(&c->rc, NULL, NULL, why.buf);
+	recjson_add_str(*ret, "image", img->img.path);
+	recjson_add_str(*ret, "cmdline", jsonx_str(lava, "cmdline"));
+	json_object_object_add(*ret, "image_bytes",
+			       json_object_new_int64((int64_t)img->img.size));
+	json_object_object_add(*ret, "lava", lava);
+	progress_end(&m->prog, "%s", jsonx_str(lava, "job"));
+	return 0;
+}
+
+static const struct matrix_stage_ops lava_stages = {
+	.config = stage_config,
+	.build = stage_build,
+	.boot = stage_lava,
+};
 
 static const struct matrix_stage_ops real_stages = {
 	.config = stage_config,
@@ -1091,7 +1173,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	ret->exit_code = BP_EXIT_OK;
 	ret->run = NULL;
 	if (!m.stages) {
-		m.stages = &real_stages;
+		m.stages = o->lava ? &lava_stages : &real_stages;
 		m.stages_ud = &m;
 	}
 	r = plangroups_load(o->plan, o->datadir, &m.pg, err);

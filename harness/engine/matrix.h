@@ -78,6 +78,8 @@ struct matrix_stage_ops {
 			 json_object **ret);
 };
 
+struct lavaemit_opts;
+
 struct matrix_opts {
 	const struct plan *plan;
 	const char *datadir;	/* bp_data_dir(): scenarios/groups/ */
@@ -100,6 +102,10 @@ struct matrix_opts {
 	bool rebuild;		/* build even what the cache has */
 	volatile sig_atomic_t *interrupted;
 	const struct domain_ops *ops;	/* NULL: libvirt */
+	/* Not NULL: no boot here; each candidate that built gets a LAVA
+	 * job and its files in lava->out instead (engine/lavaemit), its
+	 * record waiting for `bootproof lava-results`. */
+	const struct lavaemit_opts *lava;
 	const struct matrix_stage_ops *stages;	/* NULL: the real ones */
 	void *stages_ud;		/* given to stages */
 };

@@ -301,6 +301,7 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 			.retries = a->retries,
 			.boots = a->boots,
 			.rebuild = a->rebuild,
+			.lava = a->lava,
 		};
 
 		code = run_matrix(a, &mo, ret, ret_report);

@@ -18,6 +18,8 @@
 #include "engine/matrix.h"
 
 /* What the user asked for.  Everything is borrowed; NULL: the default. */
+struct lavaemit_opts;
+
 struct runprep_args {
 	const char *plan;	/* NULL: the resumed run's, else "demo" */
 	const char *const *arches; /* --arch: replace the plan's */
@@ -38,6 +40,8 @@ struct runprep_args {
 	unsigned retries;	/* engine/boot.h: boot_request.retries */
 	unsigned boots;		/* boots per candidate; 0: the plan's */
 	bool rebuild;		/* build even what the cache has */
+	/* Not NULL: LAVA jobs instead of boots (matrix.h: matrix_opts.lava) */
+	const struct lavaemit_opts *lava;
 	bool quiet;		/* no progress on stderr (--json) */
 	int argc;		/* recorded in run.json */
 	char **argv;

@@ -18,6 +18,7 @@
 #include "engine/ksrc.h"
 #include "core/costrec.h"
 #include "core/plan.h"
+#include "engine/lavaemit.h"
 #include "engine/runprep.h"
 #include "util/jsonx.h"
 #include "util/log.h"
@@ -139,6 +140,8 @@ int verb_run(int argc, char **argv)
 	_cleanup_(opt_list_done) struct opt_list cand_opt = { 0 };
 	struct strv bgroups = { 0 };
 	const char *ksrc_opt = NULL, *base = NULL;
+	const char *lava_out = NULL, *lava_url = NULL, *why = NULL;
+	struct lavaemit_opts lava;
 	bool json = false, rebuild = false;
 	const struct opt table[] = {
 		OPT_LIST(0, "arch", &arch_opt, "A",
@@ -184,6 +187,12 @@ int verb_run(int argc, char **argv)
 		OPT_FLAG(0, "rebuild", &rebuild,
 			 "build every candidate again, even when the cache\n"
 			 "has its .config built (e.g. after editing the tree)"),
+		OPT_STRING(0, "lava-out", &lava_out, "DIR",
+			   "configure and build here, then write each\n"
+			   "candidate's LAVA job and files into DIR instead\n"
+			   "of booting it (docs/lava.md)"),
+		OPT_STRING(0, "lava-url", &lava_url, "URL",
+			   "the URL DIR is served at (with --lava-out)"),
 		OPT_FLAG(0, "json", &json, "print run.json on stdout"),
 		OPT_END(),
 	};
@@ -202,6 +211,17 @@ int verb_run(int argc, char **argv)
 		code = opts_exit_code(c);
 		goto out;
 	}
+	if (!lava_out != !lava_url) {
+		log_error("--lava-out and --lava-url go together");
+		code = BP_EXIT_USAGE;
+		goto out;
+	}
+	if (lava_url && !lavaemit_url_ok(lava_url, &why)) {
+		log_error("--lava-url %s: %s", lava_url, why);
+		code = BP_EXIT_USAGE;
+		goto out;
+	}
+	lava = (struct lavaemit_opts){ .out = lava_out, .url = lava_url };
 	for (size_t i = 0; i < arch_opt.n; i++)
 		strv_add(&arches, arch_opt.v[i]);
 	/* A path is kept absolute (run.json records it for --resume,
@@ -227,6 +247,7 @@ int verb_run(int argc, char **argv)
 			.accel = accel_arg, .uri = uri, .jobs = jobs,
 			.retries = retries, .boots = boots,
 			.rebuild = rebuild, .quiet = json,
+			.lava = lava_out ? &lava : NULL,
 			.argc = argc, .argv = argv,
 		};
 
