@@ -149,9 +149,12 @@ static void context(struct em *m, const struct lavajob_spec *s,
 	kstr(m, "arch", bp_arch_name(s->guest->arch));
 	word(m, "memory");
 	num(m, q->memory_mib);
-	/* The device type adds "-net nic,model=virtio ... -net NETDEVICE":
-	 * none leaves that NIC attached to nothing. */
-	kstr(m, "netdevice", "none");
+	/* The device type adds "-net nic,model=virtio ... -net NETDEVICE".
+	 * QEMU's user network, restricted: the NIC transmits (the boot
+	 * scenario sends a frame), and the guest reaches neither the host
+	 * nor beyond, as the local guest's tap attached to nothing.  ("none"
+	 * leaves a hub that drops the frame: EIO in the guest.) */
+	kstr(m, "netdevice", "user,restrict=on");
 	word(m, "extra_options");
 	seq_start(m);
 	for (size_t i = 0; i < q->n_opts; i++)
@@ -233,6 +236,13 @@ static void job(struct em *m, const struct lavajob_spec *s,
 	map_start(m, false);
 	timeout(m, "job", (unsigned long)download_s + 2ul * s->boot_timeout_s +
 				  JOB_MARGIN_S);
+	/* The monitor waits this long for its start string (the test
+	 * action's connection limit, LAVA's default 30 s): the whole boot,
+	 * the agent starts after the kernel and its initrd. */
+	word(m, "connections");
+	map_start(m, false);
+	timeout(m, "lava-test-monitor", s->boot_timeout_s);
+	map_end(m);
 	map_end(m);
 	context(m, s, q);
 	word(m, "metadata");

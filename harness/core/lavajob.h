@@ -18,8 +18,8 @@
  *           LAVA test case (ok: pass, not ok: fail, # SKIP: skip).
  *
  * The job's context sets what the device type's template takes from a job
- * (arch, memory, netdevice "none": the NIC it always adds reaches nothing,
- * as the local guest's tap) and passes every other option as its
+ * (arch, memory, netdevice "user,restrict=on": the NIC it always adds
+ * transmits and reaches nothing, as the local guest's tap) and passes every other option as its
  * extra_options.  metadata holds what bootproof needs to read the job's
  * results back (core/lavalog): the run, the candidate, its groups and its
  * config hash.

@@ -198,19 +198,18 @@ static json_object *make_record(json_object *old, const struct lavalog *l,
 	enum boot_end end;
 	struct verdict v;
 	double t0 = l->t_qemu >= 0 ? l->t_qemu : l->t_first;
-	bool timed_out;
 
 	scen = str_list(sc_names, &n_scen);
 	allowed = str_list(jsonx_get(lava, "allowed"), &n_allowed);
 	bootlog_finish(bl);
 	lavalog_end(l, bl, &end, why, sizeof(why));
-	timed_out = end == BOOT_END_TIMEOUT && lavalog_timed_out(l);
 	{
 		struct bootlog_context ctx = {
 			.end = end,
 			.end_reason = why,
 			.expect_agent = jsonx_str(old, "image") != NULL,
-			.timeout_s = timed_out ? timeout_of(lava) : 0,
+			/* A recorded log: LAVA's words are the end's reason. */
+			.timeout_s = 0,
 			.allowed = (const char *const *)allowed,
 			.n_allowed = n_allowed,
 		};
