@@ -173,8 +173,9 @@ int lavaemit_job(const struct lavaemit_opts *o, const char *id,
 		abort();
 	job = path_join(o->out, rel);
 	{
-		_cleanup_free_ char *dir = path_join(o->out, "jobs");
+		_cleanup_free_ char *dir = xstrdup(job);
 
+		*strrchr(dir, '/') = '\0';
 		r = mkdir_p(dir, 0755);
 		if (r < 0)
 			return strbuf_fail(err, r, "%s: %s", dir, strerror(-r));

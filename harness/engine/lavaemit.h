@@ -11,6 +11,8 @@
  *   <out>/initrds/<sha256>/<initrd name>     its initrd, if any
  *   <out>/images/<image name>                the agent's root image
  *   <out>/jobs/<id>.yaml                     the job, URLs under <url>/
+ *                                            (id: "<run id>/<candidate>", or
+ *                                            a `boot`'s run id)
  *
  * Files are named by content (the images by their cache key), so the
  * candidates of a plan that share a kernel or an image share one copy, and
@@ -37,8 +39,8 @@ struct lavaemit_opts {
 bool lavaemit_url_ok(const char *url, const char **ret_why);
 
 /*
- * Emit one job: id names the job file (a candidate id, or the run id of a
- * `bootproof boot`), job_name is LAVA's job_name; meta is the job's
+ * Emit one job: id names the job file ("<run id>/<candidate id>", or the
+ * run id of a `bootproof boot`), job_name is LAVA's job_name; meta is the job's
  * metadata.  req is complete as for boot_run() but for what belongs to a
  * running boot; it must have an image (the agent: jobs report through
  * it).  The command line is boot_cmdline(req, 0): no kgdb port (a lab

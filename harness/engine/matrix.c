@@ -768,7 +768,11 @@ static unsigned stage_lava(void *ud, const struct matrix_stage *st,
 			{ "bootproof.scenarios", c->rc.scenarios },
 		};
 
-		r = lavaemit_job(m->o->lava, c->rc.id, job_name, &req, meta,
+		_cleanup_free_ char *id = NULL;
+
+		if (asprintf(&id, "%s/%s", m->run->id, c->rc.id) < 0)
+			abort();
+		r = lavaemit_job(m->o->lava, id, job_name, &req, meta,
 				 ELEMENTSOF(meta), &lava, &err);
 	}
 	if (r < 0) {
