@@ -51,7 +51,9 @@
 #include "util/strbuf.h"
 
 struct lavalog {
-	struct strbuf console;	/* the device's console, '\n' after each line */
+	/* The device's console, '\n' after each target line (a message
+	 * holding "\n" escapes is that many lines of it). */
+	struct strbuf console;
 	size_t records;		/* lines read as log records */
 	size_t not_records;	/* non-empty lines that were not */
 	size_t target_lines;
