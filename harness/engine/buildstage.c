@@ -775,3 +775,24 @@ bool buildstage_have(const char *cache, const char *ksrc, const char *release,
 	meta = path_join(sub, "build.json");
 	return is_file(meta);
 }
+
+int buildstage_measured(const char *cache, const char *ksrc,
+			const char *release, const char *config, double *ret)
+{
+	struct buildstage_opts o = { .cache = cache, .ksrc = ksrc,
+				     .release = release };
+	_cleanup_free_ char *kdir = kernels_dir(&o), *sub = NULL, *meta = NULL;
+	char hash[SHA256_HEX_LEN + 1];
+	json_object *j;
+	bool ok;
+
+	if (!kdir || sha256_file_hex(config, hash) < 0)
+		return -ENOENT;
+	sub = path_join(kdir, hash);
+	meta = path_join(sub, "build.json");
+	if (!is_file(meta) || !(j = json_object_from_file(meta)))
+		return -ENOENT;
+	ok = jsonx_num(j, "seconds", ret);
+	json_object_put(j);
+	return ok ? 0 : -ENOENT;
+}

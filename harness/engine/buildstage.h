@@ -130,6 +130,11 @@ void buildstage_history(const char *cache, const char *ksrc,
 			const char *release, const char *arch, double **ret,
 			size_t *ret_n);
 
+/* The wall seconds the cache's build of this final .config took (pass or
+ * a recorded failure) in *ret: 0, or -ENOENT when the cache has none. */
+int buildstage_measured(const char *cache, const char *ksrc,
+			const char *release, const char *config, double *ret);
+
 /* Whether the cache holds a build (pass or a recorded failure) of this
  * final .config for this tree: the build stage would reuse it. */
 bool buildstage_have(const char *cache, const char *ksrc, const char *release,

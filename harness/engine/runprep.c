@@ -189,6 +189,51 @@ static int find_ksrc(const char *ksrc_arg, const char *cache, char **ret_ksrc,
 	return BP_EXIT_OK;
 }
 
+/* --shard and --shard-by, or the shard the resumed run recorded; a
+ * BP_EXIT_*. */
+static int find_shard(const struct runprep_args *a, json_object *resumed,
+		      struct runprep_loaded *l)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	json_object *rec = jsonx_get(resumed, "shard");
+	struct shard_spec old;
+
+	l->shard_by = SHARD_BY_COST;
+	if (a->shard_by && shard_by_parse(a->shard_by, &l->shard_by) < 0) {
+		log_error("run: --shard-by %s: expected cost or order",
+			  a->shard_by);
+		return BP_EXIT_USAGE;
+	}
+	if (a->shard_by && !a->shard && !rec) {
+		log_error("run: --shard-by %s needs --shard K/N", a->shard_by);
+		return BP_EXIT_USAGE;
+	}
+	if (a->shard && shard_parse(a->shard, &l->shard, &err) < 0) {
+		log_error("run: --shard %s", err.buf);
+		return BP_EXIT_USAGE;
+	}
+	if (rec && shard_from_record(rec, &old, &err) < 0) {
+		log_error("run: --resume %s: %s", a->resume, err.buf);
+		return BP_EXIT_USAGE;
+	}
+	if (rec && a->shard && (old.k != l->shard.k || old.n != l->shard.n)) {
+		log_error("run: --resume %s is shard %u/%u; --shard %s differs",
+			  a->resume, old.k, old.n, a->shard);
+		return BP_EXIT_USAGE;
+	}
+	if (resumed && !rec && a->shard) {
+		log_error("run: --resume %s ran every candidate; it cannot "
+			  "become a shard", a->resume);
+		return BP_EXIT_USAGE;
+	}
+	if (rec) {
+		l->shard = old;
+		shard_by_parse(jsonx_str(rec, "asked"), &l->shard_by);
+	}
+	l->sharded = rec || a->shard;
+	return BP_EXIT_OK;
+}
+
 /* Everything the matrix needs is known: run it, then the report. */
 static int run_matrix(const struct runprep_args *a, struct matrix_opts *mo,
 		      struct matrix_outcome *ret, char **ret_report)
@@ -248,6 +293,8 @@ int runprep_load(const struct runprep_args *a, const char *datadir,
 	if (code == BP_EXIT_OK)
 		code = load_plan(plan_path, &ov, &ret->plan);
 	if (code == BP_EXIT_OK)
+		code = find_shard(a, resumed_doc, ret);
+	if (code == BP_EXIT_OK)
 		code = find_ksrc(ksrc_arg, cache, &ret->ksrc, &ret->release);
 	free(ov.arches.v);
 	free(ov.groups.v);
@@ -301,6 +348,8 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 			.retries = a->retries,
 			.boots = a->boots,
 			.rebuild = a->rebuild,
+			.shard = l.sharded ? &l.shard : NULL,
+			.shard_by = l.shard_by,
 		};
 
 		code = run_matrix(a, &mo, ret, ret_report);
