@@ -376,6 +376,7 @@ json_object *matrixrec_build(const struct matrixrec_build *b,
 	json_object_object_add(j, "config_hash", jsonx_new_str(b->hash));
 	json_object_object_add(j, "artifacts", build_artifacts(b));
 	json_object_object_add(j, "kernelrelease", jsonx_new_str(b->kernelrelease));
+	json_object_object_add(j, "distcc", jsonx_new_str(b->distcc));
 	return j;
 }
 

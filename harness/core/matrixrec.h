@@ -115,6 +115,7 @@ struct matrixrec_build {
 	/* Artifacts (NULL bzimage: none). */
 	const char *bzimage, *vmlinux, *system_map, *config, *modules, *dir;
 	const char *kernelrelease;
+	const char *distcc;	/* the distcc farm it compiled on, or NULL */
 };
 json_object *matrixrec_build(const struct matrixrec_build *b,
 			     const char *ksrc);

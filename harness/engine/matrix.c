@@ -575,6 +575,7 @@ static json_object *build_json(const struct matrix *m,
 		.modules = res->modules,
 		.dir = res->dir,
 		.kernelrelease = res->kernelrelease,
+		.distcc = res->distcc,
 	};
 	json_object *j = matrixrec_build(&v, m->o->ksrc);
 
@@ -642,6 +643,8 @@ static unsigned stage_build(void *ud, const struct matrix_stage *st,
 		.cache = m->o->cache,
 		.log = log,
 		.jobs = m->o->jobs,
+		.distcc_hosts = m->o->distcc_hosts,
+		.distcc_slots = m->o->distcc_slots,
 		.rebuild = m->o->rebuild,
 		.cancel = m->o->interrupted,
 		.on_line = on_make_line,
@@ -1152,6 +1155,7 @@ static int open_run(struct matrix *m, struct strbuf *err)
 	recjson_add_str(host, "accel", bp_accel_name(o->accel));
 	recjson_add_str(host, "accel_reason", o->accel_reason);
 	recjson_add_str(host, "libvirt_uri", o->uri);
+	recjson_add_str(host, "distcc", o->distcc_hosts);
 	json_object_object_add(m->run->doc, "plan",
 			       matrixrec_plan(o->plan, m->pg.arches, m->pg.n_arches,
 					      m->pg.names, m->pg.n_names, o->datadir,

@@ -100,7 +100,13 @@ struct matrix_opts {
 	int argc;		/* recorded in run.json */
 	char **argv;
 	bool quiet;		/* no progress on stderr (--json) */
-	unsigned jobs;		/* make -j; 0: the CPU count */
+	unsigned jobs;		/* make -j; 0: the CPU count, or the farm's
+				 * slots */
+	/* Builds compile on this distcc farm (engine/buildstage): the
+	 * DISTCC_HOSTS value and its slots; NULL: here.  Recorded as the
+	 * host's "distcc". */
+	const char *distcc_hosts;
+	unsigned distcc_slots;
 	unsigned retries;	/* boots whose QEMU died by itself: tries again */
 	/* Boots per candidate (its times become medians, docs/cost.md);
 	 * 0: the plan's "boots", else 1. */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "bootproof.h"
+#include "core/distcc.h"
 #include "core/plan.h"
 #include "engine/guesthost.h"
 #include "engine/ksrc.h"
@@ -71,7 +72,7 @@ static char *find_plan(const char *datadir, const char *arg)
 /* What replaces the plan's own lists (the command line's, or those the
  * resumed run recorded). */
 struct overrides {
-	struct names arches, groups, base_groups, candidates;
+	struct names arches, groups, base_groups, candidates, distcc;
 	const char *base;
 	bool have_base_groups;	/* even an empty list replaces */
 };
@@ -152,6 +153,8 @@ static int load_plan(const char *plan_path, const struct overrides *ov,
 		r = plan_set_arches(*ret, arches->v, arches->n, &err);
 	if (r >= 0 && groups->n)
 		r = plan_set_groups(*ret, groups->v, groups->n, &err);
+	if (r >= 0 && ov->distcc.n)
+		r = plan_set_distcc(*ret, ov->distcc.v, ov->distcc.n, &err);
 	if (r < 0) {
 		log_error("run: %s", err.buf);
 		return r == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA;
@@ -281,6 +284,7 @@ int runprep_load(const struct runprep_args *a, const char *datadir,
 	names_set(&ov.groups, a->groups, a->n_groups);
 	names_set(&ov.base_groups, a->base_groups, a->n_base_groups);
 	names_set(&ov.candidates, a->candidates, a->n_candidates);
+	names_set(&ov.distcc, a->distcc, a->n_distcc);
 	if (a->ksrc)
 		ksrc_arg = xstrdup(a->ksrc);
 	if (a->plan)
@@ -294,12 +298,23 @@ int runprep_load(const struct runprep_args *a, const char *datadir,
 		code = load_plan(plan_path, &ov, &ret->plan);
 	if (code == BP_EXIT_OK)
 		code = find_shard(a, resumed_doc, ret);
+	if (code == BP_EXIT_OK && ret->plan->n_distcc) {
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+		if (distcc_farm((const char *const *)ret->plan->distcc,
+				ret->plan->n_distcc, &ret->distcc_hosts,
+				&ret->distcc_slots, &err) < 0) {
+			log_error("run: %s", err.buf);
+			code = BP_EXIT_USAGE;
+		}
+	}
 	if (code == BP_EXIT_OK)
 		code = find_ksrc(ksrc_arg, cache, &ret->ksrc, &ret->release);
 	free(ov.arches.v);
 	free(ov.groups.v);
 	free(ov.base_groups.v);
 	free(ov.candidates.v);
+	free(ov.distcc.v);
 	json_object_put(resumed_doc);
 	if (code != BP_EXIT_OK)
 		runprep_loaded_done(ret);
@@ -309,6 +324,7 @@ int runprep_load(const struct runprep_args *a, const char *datadir,
 void runprep_loaded_done(struct runprep_loaded *l)
 {
 	plan_free(l->plan);
+	free(l->distcc_hosts);
 	free(l->ksrc);
 	free(l->release);
 	*l = (struct runprep_loaded){ 0 };
@@ -348,6 +364,8 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 			.retries = a->retries,
 			.boots = a->boots,
 			.rebuild = a->rebuild,
+			.distcc_hosts = l.distcc_hosts,
+			.distcc_slots = l.distcc_slots,
 			.shard = l.sharded ? &l.shard : NULL,
 			.shard_by = l.shard_by,
 		};

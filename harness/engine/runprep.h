@@ -38,6 +38,8 @@ struct runprep_args {
 	unsigned retries;	/* engine/boot.h: boot_request.retries */
 	unsigned boots;		/* boots per candidate; 0: the plan's */
 	bool rebuild;		/* build even what the cache has */
+	const char *const *distcc; /* --distcc: replace the plan's hosts */
+	size_t n_distcc;
 	const char *shard;	/* --shard K/N, or NULL (the resumed run's) */
 	const char *shard_by;	/* --shard-by cost|order, or NULL: cost */
 	bool quiet;		/* no progress on stderr (--json) */
@@ -51,6 +53,9 @@ struct runprep_loaded {
 	struct plan *plan;
 	char *ksrc;
 	char *release;
+	char *distcc_hosts;	/* the plan's distcc farm (DISTCC_HOSTS), or
+				 * NULL */
+	unsigned distcc_slots;
 	bool sharded;		/* shard and shard_by are set */
 	struct shard_spec shard;
 	enum shard_by shard_by;

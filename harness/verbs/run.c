@@ -3,7 +3,8 @@
  * bootproof run [PLAN] [--arch A]... [--group G]... [--base BASE]
  *     [--base-group G]... [--candidates K]... [--ksrc DIR]
  *     [--results DIR] [--resume RUN_DIR] [--accel MODE] [--connect URI]
- *     [--jobs N] [--retries N] [--shard K/N [--shard-by cost|order]]
+ *     [--jobs N] [--retries N] [--distcc HOST]...
+ *     [--shard K/N [--shard-by cost|order]]
  *     [--json]
  *
  * The defconfig matrix: every candidate of a plan through the config,
@@ -70,6 +71,7 @@ int verb_run(int argc, char **argv)
 	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list bgroup_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list cand_opt = { 0 };
+	_cleanup_(opt_list_done) struct opt_list distcc_opt = { 0 };
 	struct strv bgroups = { 0 };
 	const char *ksrc_opt = NULL, *base = NULL;
 	const char *shard = NULL, *shard_by = NULL;
@@ -118,6 +120,11 @@ int verb_run(int argc, char **argv)
 		OPT_FLAG(0, "rebuild", &rebuild,
 			 "build every candidate again, even when the cache\n"
 			 "has its .config built (e.g. after editing the tree)"),
+		OPT_LIST(0, "distcc", &distcc_opt, "HOST",
+			 "compile the kernels on this distcc host:\n"
+			 "HOST[:PORT][/LIMIT][,lzo] or localhost[/LIMIT]\n"
+			 "(repeatable; replaces the plan's; make -j the\n"
+			 "sum of the limits unless --jobs)"),
 		OPT_STRING(0, "shard", &shard, "K/N",
 			   "run only shard K of N of the candidates (CI\n"
 			   "jobs; bootproof merge puts the shards together)"),
@@ -169,6 +176,7 @@ int verb_run(int argc, char **argv)
 			.retries = retries, .boots = boots,
 			.rebuild = rebuild, .quiet = json,
 			.shard = shard, .shard_by = shard_by,
+			.distcc = distcc_opt.v, .n_distcc = distcc_opt.n,
 			.argc = argc, .argv = argv,
 		};
 
