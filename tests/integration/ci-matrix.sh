@@ -9,7 +9,8 @@
 #    verdicts, every candidate (identity, .config hash, verdict, scenario
 #    results) and the exit code, once with every scenario passing and once
 #    with one failing in every boot (groups FAIL, exit 1); the merge job's
-#    junit.xml, report.html and KCIDB document exist;
+#    junit.xml, report.html and KCIDB document exist (the latter valid
+#    against KCIDB's schema when ../shared has it);
 #  - a shard run again makes the same split;
 #  - the merge refuses, exit 2 with its reason: a shard missing, a shard
 #    twice, a shard of another plan, one of another kernel tree, an OUT
@@ -86,7 +87,19 @@ ci() {
 	done
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not d["builds"])' \
 		"$W/merged/kcidb.json" 2>/dev/null || no "$2: merged/kcidb.json has no builds"
+	if [ -n "$SCHEMA" ]; then
+		python3 "$top/tests/tools/kcidb-validate.py" "$SCHEMA" "$W/merged/kcidb.json" ||
+			no "$2: merged/kcidb.json does not validate"
+	fi
 }
+
+# KCIDB's schema (tests/integration/kcidb.sh requires it; here optional)
+SCHEMA=
+for d in ${BP_SHARED:-} "$top/../shared" "$top/../../shared" "$top/../../../shared"; do
+	[ -f "$d/schemas/kcidb-v5.3.schema.json" ] &&
+		{ SCHEMA=$d/schemas/kcidb-v5.3.schema.json; break; }
+done
+python3 -c 'import jsonschema' 2>/dev/null || SCHEMA=""
 
 ci github github-actions.yml
 ci gitlab gitlab-ci.yml
