@@ -75,7 +75,9 @@ up() {
 		: >"$DIR/distccd-$n.log"
 		: >"$DIR/distccd-$n.pid"
 		chmod 666 "$DIR/distccd-$n.log" "$DIR/distccd-$n.pid"
-		ip netns exec "$P-$n" distccd --daemon --user distccd --jobs "$J" \
+		# --nice 0: compiles at the caller's priority, as a local
+		# build's (distccd's default adds 5)
+		ip netns exec "$P-$n" distccd --daemon --user distccd --jobs "$J" --nice 0 \
 			--listen "10.253.$n.2" --allow "10.253.$n.1" --stats \
 			--log-level info --log-file "$DIR/distccd-$n.log" \
 			--pid-file "$DIR/distccd-$n.pid" || return 1
