@@ -93,6 +93,9 @@ for s in (s1, s2):
     print("shard %d/2 (by %s): %s" % (k, s["shard"]["by"], ", ".join(own)))
 if s1["shard"]["split"] != s2["shard"]["split"]:
     bad.append("the shards split differently")
+# the whole run built everything: the cache knows every cost
+if s1["shard"]["by"] != "cost" or None in [e["cost"] for e in s1["shard"]["split"]]:
+    bad.append("not split by known costs: %r" % s1["shard"])
 for b in bad:
     print("FAIL: " + b)
 print("merged run %s = whole run %s" % (m["run_id"], a["run_id"]) if not bad else "")

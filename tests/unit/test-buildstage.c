@@ -266,6 +266,18 @@ static void test_distcc(void **state)
 		assert_memory_equal(em.seen.buf, want, (size_t)(nl - em.seen.buf) + 1);
 	}
 	assert_true(exists(cache, "distcc"));
+	/* what the shards' split reads: the build's measured seconds */
+	{
+		double secs = -1;
+		_cleanup_free_ char *other = path_join(dir, "never-built.config");
+
+		assert_int_equal(buildstage_measured(cache, ksrc, RELEASE, cfg,
+						     &secs), 0);
+		assert_true(secs >= 0 && secs == r.seconds);
+		put(other, "CONFIG_NEVER=y\n");
+		assert_int_equal(buildstage_measured(cache, ksrc, RELEASE, other,
+						     &secs), -ENOENT);
+	}
 	assert_string_equal(r.distcc, "10.253.1.2/2 10.253.2.2/3");
 	assert_true(strbuf_read_file(&logtext, log_path, 1 << 20) > 0);
 	assert_non_null(strstr(logtext.buf, "bootproof: compiling on the distcc "
