@@ -18,6 +18,7 @@ int verb_diff(int argc, char **argv);
 int verb_config(int argc, char **argv);
 int verb_groups(int argc, char **argv);
 int verb_run(int argc, char **argv);
+int verb_merge(int argc, char **argv);
 int verb_bisect(int argc, char **argv);
 int verb_kcidb(int argc, char **argv);
 int verb_cost(int argc, char **argv);

@@ -22,6 +22,7 @@ static const struct verb verbs[] = {
 	{ "config", verb_config, "make a .config from a base and groups, explain drops" },
 	{ "groups", verb_groups, "list the option groups" },
 	{ "run", verb_run, "the matrix: a plan's candidates through config, build, boot" },
+	{ "merge", verb_merge, "put the shards of a run (run --shard K/N) together" },
 	{ "bisect", verb_bisect, "narrow a failing candidate to the option lines that break it" },
 	{ "kcidb", verb_kcidb, "a run as a KernelCI KCIDB document" },
 	{ "cost", verb_cost, "what each option group of a run costs against the base" },

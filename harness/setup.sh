@@ -15,9 +15,9 @@ libvirt-daemon-system libvirt-clients libvirt-dev
 libguestfs-tools libguestfs-dev
 libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev libyaml-dev
 linux-source-6.12 linux-image-amd64
-busybox-static gdb ccache
+busybox-static gdb ccache distcc
 bc bison flex libelf-dev libssl-dev cpio kmod xz-utils procps
-chromium libxml2-utils python3 python3-jsonschema time
+chromium libxml2-utils python3 python3-jsonschema python3-yaml time
 lava-dispatcher lava-common
 "
 

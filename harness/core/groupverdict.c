@@ -256,8 +256,13 @@ static bool decide_stages(json_object *o, json_object *boots, json_object *cand,
 	const char *res = jsonx_str(cfg, "result"), *v;
 
 	if (!res) {
+		/* A stub's reason says why (another shard runs it), else the
+		 * run was cut short. */
 		set_verdict(o, GROUPVERDICT_SKIP, "config",
-			    "the config stage did not run (run interrupted)");
+			    jsonx_str(cand, "reason")
+				    ? jsonx_str(cand, "reason")
+				    : "the config stage did not run (run "
+				      "interrupted)");
 		return true;
 	}
 	if (streq(res, "fail")) {

@@ -17,6 +17,8 @@
  * The deciding candidate is the one with the group alone ("each"), else
  * one with all groups ("all"), else any that has it.  Then, in order:
  *   - no such candidate: SKIP (the plan or arch excludes the group);
+ *   - config stage not run: SKIP/config with the record's reason (a
+ *     candidate another shard runs), else "run interrupted";
  *   - config stage failed: FAIL/config; build failed: FAIL/build with the
  *     first error; the boot's verdict is not BOOTED: FAIL/boot with the
  *     verdict and its reason (INFRA is the host's fault: SKIP/boot; a stage

@@ -109,6 +109,29 @@ static void plan_arches(json_object *o, const struct matrixrec_arch *arches,
 	json_object_object_add(o, "base_groups", bg);
 }
 
+/* { arch: { group: [ scenario... ] } }: what the group verdicts need of
+ * the group files, so that they can be decided again from run.json alone
+ * (matrixrec_groups_recorded, matrixrec_regroup). */
+static json_object *group_scenarios(const struct matrixrec_arch *arches,
+				    size_t n_arches)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t i = 0; i < n_arches; i++) {
+		json_object *a = json_object_new_object();
+
+		for (size_t j = 0; j < arches[i].n_groups; j++) {
+			const struct group *g = arches[i].groups[j];
+
+			json_object_object_add(a, g->name,
+					       str_array(g->scenarios,
+							 g->n_scenarios));
+		}
+		json_object_object_add(o, arches[i].arch, a);
+	}
+	return o;
+}
+
 json_object *matrixrec_plan(const struct plan *p,
 			    const struct matrixrec_arch *arches, size_t n_arches,
 			    char *const *names, size_t n_names,
@@ -123,6 +146,8 @@ json_object *matrixrec_plan(const struct plan *p,
 	json_object_object_add(o, "file", jsonx_new_str(shown(datadir, p->file)));
 	plan_arches(o, arches, n_arches);
 	json_object_object_add(o, "groups", str_array(names, n_names));
+	json_object_object_add(o, "group_scenarios",
+			       group_scenarios(arches, n_arches));
 	/* What --group said (paths made absolute), for --resume: the plan's
 	 * own groups are read from the plan file again. */
 	a = NULL;
@@ -162,21 +187,6 @@ json_object *matrixrec_plan(const struct plan *p,
 					    : NULL);
 	json_object_object_add(o, "ksrc", jsonx_new_str(ksrc));
 	json_object_object_add(o, "release", jsonx_new_str(release));
-	/* Each arch's groups and their scenarios: what the group verdicts
-	 * are decided with, so that they can be decided again from run.json
-	 * alone (matrixrec_regroup). */
-	a = json_object_new_object();
-	for (size_t i = 0; i < n_arches; i++) {
-		json_object *g = json_object_new_object();
-
-		for (size_t k = 0; k < arches[i].n_groups; k++)
-			json_object_object_add(
-				g, arches[i].groups[k]->name,
-				str_array(arches[i].groups[k]->scenarios,
-					  arches[i].groups[k]->n_scenarios));
-		json_object_object_add(a, arches[i].arch, g);
-	}
-	json_object_object_add(o, "group_scenarios", a);
 	return o;
 }
 
@@ -368,35 +378,49 @@ json_object *matrixrec_build(const struct matrixrec_build *b,
 	json_object_object_add(j, "config_hash", jsonx_new_str(b->hash));
 	json_object_object_add(j, "artifacts", build_artifacts(b));
 	json_object_object_add(j, "kernelrelease", jsonx_new_str(b->kernelrelease));
+	json_object_object_add(j, "distcc", jsonx_new_str(b->distcc));
 	return j;
 }
 
 /* ------------------------------------------------------------ verdicts */
 
-static json_object *group_verdict(json_object *boots,
-				  const struct matrixrec_arch *as,
-				  const char *name, const struct plan *p)
+/* The verdict of group name on arch: scenarios NULL when the arch has no
+ * such group. */
+static json_object *verdict_of(json_object *boots, const char *arch,
+			       const char *name, const char *const *scenarios,
+			       size_t n_scenarios, const struct plan *p)
 {
-	const struct group *g = NULL;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	for (size_t i = 0; i < as->n_groups; i++)
-		if (!strcmp(as->groups[i]->name, name))
-			g = as->groups[i];
-	if (g) {
+	if (scenarios) {
 		struct groupverdict_group q = {
-			.name = g->name,
-			.arch = as->arch,
-			.scenarios = (const char *const *)g->scenarios,
-			.n_scenarios = g->n_scenarios,
+			.name = name,
+			.arch = arch,
+			.scenarios = scenarios,
+			.n_scenarios = n_scenarios,
 			.plan = p,
 		};
 
 		return groupverdict_decide(boots, &q);
 	}
 	strbuf_addf(&why, "no %s group %s (scenarios/groups/%s/) in this plan",
-		    as->arch, name, as->arch);
-	return groupverdict_skip(name, as->arch, NULL, why.buf);
+		    arch, name, arch);
+	return groupverdict_skip(name, arch, NULL, why.buf);
+}
+
+static json_object *group_verdict(json_object *boots,
+				  const struct matrixrec_arch *as,
+				  const char *name, const struct plan *p)
+{
+	const struct group *g = NULL;
+
+	for (size_t i = 0; i < as->n_groups; i++)
+		if (!strcmp(as->groups[i]->name, name))
+			g = as->groups[i];
+	/* (a group has at least one scenario: "boot" when it names none) */
+	return verdict_of(boots, as->arch, name,
+			  g ? (const char *const *)g->scenarios : NULL,
+			  g ? g->n_scenarios : 0, p);
 }
 
 json_object *matrixrec_groups(json_object *boots,
@@ -410,6 +434,59 @@ json_object *matrixrec_groups(json_object *boots,
 		for (size_t a = 0; a < n_arches; a++)
 			json_object_array_add(arr, group_verdict(boots, &arches[a],
 								 names[n], p));
+	return arr;
+}
+
+/* The strings of a JSON array, borrowed, in a malloc'd vector. */
+static const char **strings_of(json_object *a, size_t *ret_n)
+{
+	size_t n = a && json_object_is_type(a, json_type_array)
+			   ? json_object_array_length(a)
+			   : 0;
+	const char **v = xrealloc(NULL, (n + 1) * sizeof(*v));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(a, i));
+
+		if (s && json_object_is_type(json_object_array_get_idx(a, i),
+					     json_type_string))
+			v[k++] = s;
+	}
+	*ret_n = k;
+	return v;
+}
+
+json_object *matrixrec_groups_recorded(json_object *boots, json_object *plan)
+{
+	json_object *arr = json_object_new_array();
+	json_object *gs = jsonx_get(plan, "group_scenarios");
+	json_object *sc = jsonx_get(plan, "scenarios");
+	size_t n_names, n_arches, n_sc;
+	_cleanup_free_ const char **names =
+		strings_of(jsonx_get(plan, "groups"), &n_names);
+	_cleanup_free_ const char **arches =
+		strings_of(jsonx_get(plan, "arches"), &n_arches);
+	_cleanup_free_ const char **scen = strings_of(sc, &n_sc);
+	struct plan p = { 0 };
+
+	/* What groupverdict reads of a plan: its scenarios line. */
+	if (sc && json_object_is_type(sc, json_type_array)) {
+		p.scenarios = (char **)scen;
+		p.n_scenarios = n_sc;
+	}
+	for (size_t n = 0; n < n_names; n++)
+		for (size_t a = 0; a < n_arches; a++) {
+			json_object *g = jsonx_get(jsonx_get(gs, arches[a]),
+						   names[n]);
+			size_t k = 0;
+			_cleanup_free_ const char **v =
+				g ? strings_of(g, &k) : NULL;
+
+			json_object_array_add(arr, verdict_of(boots, arches[a],
+							      names[n], v, k,
+							      &p));
+		}
 	return arr;
 }
 
@@ -443,54 +520,25 @@ json_object *matrixrec_regroup(json_object *doc)
 	json_object *plan = jsonx_get(doc, "plan");
 	json_object *gs = jsonx_get(plan, "group_scenarios");
 	json_object *old = jsonx_get(doc, "groups");
-	json_object *ps = jsonx_get(plan, "scenarios"), *arr;
-	struct plan p = { 0 };
-	char **pv = NULL;
 
 	if (!gs || !json_object_is_type(gs, json_type_object) || !old ||
 	    !json_object_is_type(old, json_type_array))
 		return NULL;
-	if (ps && json_object_is_type(ps, json_type_array)) {
-		p.n_scenarios = json_object_array_length(ps);
-		pv = xrealloc(NULL, (p.n_scenarios + 1) * sizeof(*pv));
-		for (size_t i = 0; i < p.n_scenarios; i++)
-			pv[i] = (char *)json_object_get_string(
-				json_object_array_get_idx(ps, i));
-		p.scenarios = pv;
-	}
-	arr = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(old); i++) {
-		json_object *g = json_object_array_get_idx(old, i);
-		const char *name = jsonx_str(g, "group");
-		const char *arch = jsonx_str(g, "arch");
-		json_object *sc = jsonx_get(jsonx_get(gs, arch ? arch : ""),
-					    name ? name : "");
-		const char **v;
-		size_t n;
+	return matrixrec_groups_recorded(jsonx_get(doc, "boots"), plan);
+}
 
-		if (!sc || !json_object_is_type(sc, json_type_array)) {
-			/* Not a group of this arch: its SKIP stands. */
-			json_object_array_add(arr, json_object_get(g));
-			continue;
-		}
-		n = json_object_array_length(sc);
-		v = xrealloc(NULL, (n + 1) * sizeof(*v));
-		for (size_t k = 0; k < n; k++)
-			v[k] = json_object_get_string(json_object_array_get_idx(sc, k));
-		{
-			struct groupverdict_group q = {
-				.name = name,
-				.arch = arch,
-				.scenarios = v,
-				.n_scenarios = n,
-				.plan = &p,
-			};
+bool matrixrec_run_failed(json_object *groups, json_object *boots)
+{
+	for (size_t i = 0; groups && i < json_object_array_length(groups); i++)
+		if (is(jsonx_str(json_object_array_get_idx(groups, i), "verdict"),
+		       "FAIL"))
+			return true;
+	for (size_t i = 0; boots && i < json_object_array_length(boots); i++) {
+		json_object *b = json_object_array_get_idx(boots, i);
 
-			json_object_array_add(arr, groupverdict_decide(
-						 jsonx_get(doc, "boots"), &q));
-		}
-		free(v);
+		if (is(jsonx_str(jsonx_get(b, "candidate"), "kind"), "base") &&
+		    matrixrec_failed(b))
+			return true;
 	}
-	free(pv);
-	return arr;
+	return false;
 }

@@ -57,7 +57,8 @@ json_object *matrixrec_stub(const struct matrixrec_cand *c, json_object *config,
 			    json_object *build, const char *reason);
 
 /* The run's "plan": what ran (arches, bases, groups, candidates, the
- * scenarios and timeout the plan set), the tree and its release, and what
+ * scenarios and timeout the plan set, each arch's groups' scenarios), the
+ * tree and its release, and what
  * the command line replaced (group_args, base_arg, base_group_args,
  * candidates_arg: null when the plan's own were used). */
 json_object *matrixrec_plan(const struct plan *p,
@@ -114,6 +115,7 @@ struct matrixrec_build {
 	/* Artifacts (NULL bzimage: none). */
 	const char *bzimage, *vmlinux, *system_map, *config, *modules, *dir;
 	const char *kernelrelease;
+	const char *distcc;	/* the distcc farm it compiled on, or NULL */
 };
 json_object *matrixrec_build(const struct matrixrec_build *b,
 			     const char *ksrc);
@@ -140,6 +142,17 @@ json_object *matrixrec_groups(json_object *boots,
  * they were recorded) or no groups.
  */
 json_object *matrixrec_regroup(json_object *doc);
+
+/*
+ * The same from a run.json alone (bootproof merge): the groups, arches and
+ * scenarios line of its "plan" member, each group's scenarios from the
+ * plan's "group_scenarios" (a group an arch does not list is a SKIP there).
+ */
+json_object *matrixrec_groups_recorded(json_object *boots, json_object *plan);
+
+/* Did the run fail (exit code 1): a group FAILed, or a base-alone
+ * candidate failed (matrixrec_failed)? */
+bool matrixrec_run_failed(json_object *groups, json_object *boots);
 
 /* Did this candidate's record fail (config or build failed, a verdict
  * other than BOOTED / INFRA / INCOMPLETE / RUNNING, a scenario failed)? */

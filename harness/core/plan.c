@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/arch.h"
+#include "core/distcc.h"
 #include "core/groups.h"
 #include "util/paths.h"
 #include "util/xalloc.h"
@@ -44,6 +45,7 @@ void plan_free(struct plan *p)
 	items_free(p->base_groups, p->n_base_groups);
 	items_free(p->groups, p->n_groups);
 	strv_free(p->scenarios, p->n_scenarios);
+	strv_free(p->distcc, p->n_distcc);
 	free(p);
 }
 
@@ -259,9 +261,22 @@ static int directive(struct plan *p, struct seen *seen, const char *file,
 				    n > 1 ? w[1] : "");
 		return 0;
 	}
+	if (!strcmp(key, "distcc")) {
+		if (arch)
+			return fail(err, file, ln, "'distcc' cannot be given "
+				    "per arch");
+		for (size_t i = 1; i < n; i++) {
+			_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+			if (distcc_host_check(w[i], NULL, &why) < 0)
+				return fail(err, file, ln, "distcc: %s", why.buf);
+			add_str(&p->distcc, &p->n_distcc, w[i]);
+		}
+		return 0;
+	}
 	return fail(err, file, ln, "unknown directive '%s' (name, arch, base, "
-		    "base-group, group, candidates, scenarios, timeout, boots)",
-		    key);
+		    "base-group, group, candidates, scenarios, timeout, boots, "
+		    "distcc)", key);
 }
 
 int plan_parse(const char *file, const char *buf, size_t len,
@@ -472,4 +487,26 @@ bool plan_allows_scenario(const struct plan *p, const char *s)
 		if (!strcmp(p->scenarios[i], s))
 			return true;
 	return false;
+}
+
+int plan_set_distcc(struct plan *p, const char *const *hosts, size_t n,
+		    struct strbuf *err)
+{
+	char **v = NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+		if (distcc_host_check(hosts[i], NULL, &why) < 0) {
+			strv_free(v, k);
+			return strbuf_fail(err, -EINVAL, "--distcc %s", why.buf);
+		}
+		add_str(&v, &k, hosts[i]);
+	}
+	strv_free(p->distcc, p->n_distcc);
+	p->distcc = v;
+	p->n_distcc = k;
+	p->distcc_from_args = true;
+	return 0;
 }

@@ -32,6 +32,9 @@
  *	boots N			boot each candidate N times (1..PLAN_MAX_BOOTS,
  *				default 1): its boot times become medians with
  *				a spread (docs/cost.md)
+ *	distcc HOST...		compile the kernels on these distcc hosts
+ *				(core/distcc's forms: HOST[:PORT][/LIMIT][,lzo]
+ *				or localhost[/LIMIT]); lines add up
  *
  * A group G is a name (group_name_valid) or a path with a '/' (relative
  * paths are relative to the plan file's directory: the caller joins them).
@@ -77,6 +80,9 @@ struct plan {
 	size_t n_scenarios;
 	unsigned timeout_s;	/* 0: the boot engine's default */
 	unsigned boots;		/* boots per candidate; 0: not given (1) */
+	char **distcc;		/* distcc hosts; NULL: compile here */
+	size_t n_distcc;
+	bool distcc_from_args;	/* ... replaced by plan_set_distcc() */
 };
 
 /* The most boots per candidate a plan (or run --boots) may ask for. */
@@ -127,6 +133,11 @@ int plan_set_base_groups(struct plan *p, const char *const *groups, size_t n,
 			 struct strbuf *err);
 int plan_set_candidates(struct plan *p, const char *const *kinds, size_t n,
 			struct strbuf *err);
+
+/* Replace the plan's distcc hosts by the command line's (--distcc),
+ * each checked as core/distcc says.  Returns 0 or -EINVAL (err). */
+int plan_set_distcc(struct plan *p, const char *const *hosts, size_t n,
+		    struct strbuf *err);
 
 /* True when the plan lets scenario s run. */
 bool plan_allows_scenario(const struct plan *p, const char *s);

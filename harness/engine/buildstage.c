@@ -57,6 +57,7 @@ void buildstage_result_done(struct buildstage_result *r)
 	free(r->reason);
 	builderr_done(&r->error);
 	free(r->dir);
+	free(r->distcc);
 	clear_paths(r);
 	json_object_put(r->measure);
 	*r = (struct buildstage_result){ 0 };
@@ -107,6 +108,29 @@ static char *kernels_dir(const struct buildstage_opts *o)
 	return p;
 }
 
+static unsigned cpus(void);
+
+/* make's -j: asked for, else the farm's slots, else the CPUs. */
+static unsigned build_jobs(const struct buildstage_opts *o)
+{
+	if (o->jobs)
+		return o->jobs;
+	if (o->distcc_hosts && o->distcc_slots)
+		return o->distcc_slots;
+	return cpus();
+}
+
+/* CC for make: "ccache gcc" (ccache passes misses to distcc through
+ * CCACHE_PREFIX), "distcc gcc" without ccache, else "gcc". */
+static const char *compiler(const struct buildstage_opts *o)
+{
+	_cleanup_free_ char *ccache = NULL;
+
+	if (proc_find_program("ccache", &ccache) == 0)
+		return "ccache gcc";
+	return o->distcc_hosts ? "distcc gcc" : "gcc";
+}
+
 static unsigned cpus(void)
 {
 	cpu_set_t set;
@@ -150,6 +174,8 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 		r->cpu_seconds = json_object_get_double(v);
 	r->built = jdup(j, "built");
 	r->kernelrelease = jdup(j, "kernelrelease");
+	free(r->distcc);
+	r->distcc = jdup(j, "distcc");
 	json_object_put(r->measure);
 	r->measure = json_object_get(jsonx_get(j, "measure"));
 	if (res && !strcmp(res, "fail")) {
@@ -261,21 +287,31 @@ static int make(const struct buildstage_opts *o, struct logger *lg,
 {
 	_cleanup_free_ char *odir = NULL, *arch = NULL, *ccv = NULL;
 	_cleanup_free_ char *jobs = NULL, *ccache_dir = NULL, *stats = NULL;
+	_cleanup_free_ char *dhosts = NULL, *ddir = NULL;
 	const char *argv[16];
-	const char *env[] = { NULL, NULL, NULL };
-	size_t n = 0;
+	const char *env[] = { NULL, NULL, NULL, NULL, NULL, NULL };
+	size_t n = 0, e = 0;
 
 	if (asprintf(&odir, "O=%s", obj) < 0 ||
 	    asprintf(&arch, "ARCH=%s", o->arch) < 0 ||
 	    asprintf(&ccv, "CC=%s", cc) < 0 ||
-	    asprintf(&jobs, "-j%u", o->jobs ? o->jobs : cpus()) < 0 ||
+	    asprintf(&jobs, "-j%u", build_jobs(o)) < 0 ||
 	    asprintf(&ccache_dir, "CCACHE_DIR=%s/ccache", o->cache) < 0)
 		return -ENOMEM;
-	env[0] = ccache_dir;
+	env[e++] = ccache_dir;
 	if (lg->ccache_log) {
 		if (asprintf(&stats, "CCACHE_STATSLOG=%s", lg->ccache_log) < 0)
 			return -ENOMEM;
-		env[1] = stats;
+		env[e++] = stats;
+	}
+	if (o->distcc_hosts) {
+		if (asprintf(&dhosts, "DISTCC_HOSTS=%s", o->distcc_hosts) < 0 ||
+		    asprintf(&ddir, "DISTCC_DIR=%s/distcc", o->cache) < 0)
+			return -ENOMEM;
+		env[e++] = dhosts;
+		env[e++] = ddir;
+		/* ccache hands what it does not have to distcc */
+		env[e++] = "CCACHE_PREFIX=distcc";
 	}
 	argv[n++] = "make";
 	argv[n++] = "-C";
@@ -415,6 +451,9 @@ static int publish(const struct buildstage_opts *o, const char *obj,
 	json_object_object_add(j, "cpu_seconds",
 			       json_object_new_double(ret->cpu_seconds));
 	json_object_object_add(j, "built", json_object_new_string(created));
+	json_object_object_add(j, "distcc", o->distcc_hosts
+						    ? json_object_new_string(o->distcc_hosts)
+						    : NULL);
 	if (ret->measure)
 		json_object_object_add(j, "measure",
 				       json_object_get(ret->measure));
@@ -480,11 +519,10 @@ static double restore_after(const struct buildstage_opts *o, const char *obj,
 			    struct logger *lg)
 {
 	_cleanup_(proc_result_release) struct proc_result pr = PROC_RESULT_INIT;
-	_cleanup_free_ char *ccache = NULL, *objcfg = path_join(obj, ".config");
+	_cleanup_free_ char *objcfg = path_join(obj, ".config");
 	_cleanup_free_ char *last = path_join(obj, BUILDMEASURE_LAST_CONFIG);
 	_cleanup_strbuf_ struct strbuf held = STRBUF_INIT;
-	const char *cc = proc_find_program("ccache", &ccache) == 0 ? "ccache gcc"
-								    : "gcc";
+	const char *cc = compiler(o);
 	const char *const *targets;
 	double cpu0 = clock_children_cpu_s();
 	char want[65];
@@ -522,7 +560,8 @@ static int build(const struct buildstage_opts *o, const char *obj,
 		 struct buildstage_result *ret, struct strbuf *err)
 {
 	_cleanup_(proc_result_release) struct proc_result pr = PROC_RESULT_INIT;
-	_cleanup_free_ char *cc = NULL, *ccache = NULL, *objcfg = NULL;
+	_cleanup_free_ char *objcfg = NULL;
+	const char *cc = compiler(o);
 	_cleanup_free_ char *mp = NULL, *krel = NULL;
 	_cleanup_strbuf_ struct strbuf kr = STRBUF_INIT;
 	struct step {
@@ -535,12 +574,14 @@ static int build(const struct buildstage_opts *o, const char *obj,
 	char h2[65];
 	int r;
 
-	if (proc_find_program("ccache", &ccache) == 0) {
-		cc = strdup("ccache gcc");
-	} else {
-		cc = strdup("gcc");
+	if (strncmp(cc, "ccache ", 7))
 		log_note(lg, "ccache not found: building without it");
-	}
+	if (o->distcc_hosts)
+		log_note(lg, "compiling on the distcc farm %s (make -j%u%s)",
+			 o->distcc_hosts, build_jobs(o),
+			 strncmp(cc, "ccache ", 7) ? ""
+						    : "; ccache first, its "
+						      "misses through distcc");
 	objcfg = path_join(obj, ".config");
 	r = copy_file_atomic(o->config, objcfg, 0644);
 	if (r < 0)
@@ -622,6 +663,21 @@ int buildstage_run(const struct buildstage_opts *o,
 	int r;
 
 	*ret = (struct buildstage_result){ 0 };
+	if (o->distcc_hosts) {
+		_cleanup_free_ char *d = NULL;
+
+		_cleanup_free_ char *ddir = path_join(o->cache, "distcc");
+
+		if (proc_find_program("distcc", &d) < 0)
+			return strbuf_fail(err, -ENOENT, "distcc farm %s: no distcc "
+					   "program (make setup installs it)",
+					   o->distcc_hosts);
+		/* distcc keeps its locks and state there, and makes no
+		 * parent */
+		r = mkdir_p(ddir, 0755);
+		if (r < 0)
+			return strbuf_fail(err, r, "%s: %s", ddir, strerror(-r));
+	}
 	r = sha256_file_hex(o->config, ret->hash);
 	if (r < 0)
 		return strbuf_fail(err, r, "%s: %s", o->config, strerror(-r));
@@ -774,4 +830,25 @@ bool buildstage_have(const char *cache, const char *ksrc, const char *release,
 	sub = path_join(kdir, hash);
 	meta = path_join(sub, "build.json");
 	return is_file(meta);
+}
+
+int buildstage_measured(const char *cache, const char *ksrc,
+			const char *release, const char *config, double *ret)
+{
+	struct buildstage_opts o = { .cache = cache, .ksrc = ksrc,
+				     .release = release };
+	_cleanup_free_ char *kdir = kernels_dir(&o), *sub = NULL, *meta = NULL;
+	char hash[SHA256_HEX_LEN + 1];
+	json_object *j;
+	bool ok;
+
+	if (!kdir || sha256_file_hex(config, hash) < 0)
+		return -ENOENT;
+	sub = path_join(kdir, hash);
+	meta = path_join(sub, "build.json");
+	if (!is_file(meta) || !(j = json_object_from_file(meta)))
+		return -ENOENT;
+	ok = jsonx_num(j, "seconds", ret);
+	json_object_put(j);
+	return ok ? 0 : -ENOENT;
 }

@@ -30,7 +30,14 @@
  *	[make ... modules_install INSTALL_MOD_PATH=<tmp>/modules]
  *
  * with CCACHE_DIR=<cache>/ccache (plain gcc when ccache is missing) and N
- * the number of CPUs this process may use.  Builders of the same OBJ
+ * the number of CPUs this process may use.  With a distcc farm
+ * (opts->distcc_hosts) the compiles go to its hosts: ccache hands its
+ * misses to distcc (CCACHE_PREFIX=distcc; CC="distcc gcc" without
+ * ccache), DISTCC_HOSTS is the farm, DISTCC_DIR=<cache>/distcc, and N the
+ * farm's slots; the build log's first note names the farm, build.json
+ * and the result record it ("distcc").  The artifacts are the same
+ * kernel (keyed by the .config as ever), and CPU time counts only what
+ * ran here (preprocessing, linking), not the hosts' compiles.  Builders of the same OBJ
  * serialise on <cache>/build/<release>-<tree>/<arch>/.lock.  Every line
  * make prints goes to the build log as it arrives.
  *
@@ -55,7 +62,12 @@ struct buildstage_opts {
 	const char *config;	/* the final .config to build */
 	const char *cache;	/* bp_cache_dir() */
 	const char *log;	/* the build log to write (replaced) */
-	unsigned jobs;		/* 0: the CPUs we may run on */
+	unsigned jobs;		/* 0: the CPUs we may run on (with distcc:
+				 * distcc_slots) */
+	/* A distcc farm (core/distcc): the DISTCC_HOSTS value and the sum
+	 * of its limits; NULL: compile here. */
+	const char *distcc_hosts;
+	unsigned distcc_slots;
 	/* Set by a signal handler: make is stopped, result CANCELLED. */
 	volatile sig_atomic_t *cancel;
 	bool rebuild;		/* build even when the .config was built */
@@ -97,6 +109,9 @@ struct buildstage_result {
 	 * "measure" member), when it passed; kept in build.json and read
 	 * back when reused; NULL for builds recorded before it. */
 	json_object *measure;
+	char *distcc;		/* the farm this build compiled on (DISTCC_HOSTS),
+				 * NULL: here; for REUSED / FAIL, the farm of
+				 * the build that made them */
 };
 
 /* "pass", "reused", "fail", "skip" (cancelled) as in run.json. */
@@ -129,6 +144,11 @@ int buildstage_tree_key(const char *ksrc, const char *release, char *buf,
 void buildstage_history(const char *cache, const char *ksrc,
 			const char *release, const char *arch, double **ret,
 			size_t *ret_n);
+
+/* The wall seconds the cache's build of this final .config took (pass or
+ * a recorded failure) in *ret: 0, or -ENOENT when the cache has none. */
+int buildstage_measured(const char *cache, const char *ksrc,
+			const char *release, const char *config, double *ret);
 
 /* Whether the cache holds a build (pass or a recorded failure) of this
  * final .config for this tree: the build stage would reuse it. */

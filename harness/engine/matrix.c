@@ -53,6 +53,8 @@ struct cand {
 	bool full;		/* its build recompiles every object (first of
 				 * its arch, or other global options than the
 				 * one built before: core/buildorder) */
+	unsigned shard;		/* the shard that runs it (0: no shards) */
+	bool elsewhere;		/* another shard runs it: a stub here */
 };
 
 struct image_slot {
@@ -80,6 +82,8 @@ struct matrix {
 	double *boot_s;		/* wall seconds of this run's boots, for the
 				 * ETA */
 	size_t n_boot_s;
+	json_object *shard_rec;	/* run.json's "shard", or NULL */
+	size_t n_own;		/* candidates this run runs */
 };
 
 static void matrix_done(struct matrix *m)
@@ -103,6 +107,7 @@ static void matrix_done(struct matrix *m)
 	free(m->images);
 	free(m->toolchain);
 	free(m->boot_s);
+	json_object_put(m->shard_rec);
 }
 
 static bool interrupted(const struct matrix *m)
@@ -216,6 +221,97 @@ static void make_cands(struct matrix *m)
 			add_cand(m, as, PLAN_CAND_ALL, as->groups,
 				 as->n_groups);
 	}
+}
+
+/* ------------------------------------------------------------ shards */
+
+static bool config_key(struct matrix *m, const struct cand *c, char *ret);
+
+/* A boot's cost until this run measured one: TCG boots of the demo
+ * kernels take 30-60 s here (docs/run.md). */
+#define ETA_DEFAULT_BOOT_S 60.0
+
+/* What the candidate is expected to cost: its build as the build cache
+ * measured it (when the config cache holds its final .config) plus its
+ * boots; < 0 when the caches do not know it. */
+static double cand_cost(struct matrix *m, const struct cand *c)
+{
+	const struct matrix_opts *o = m->o;
+	char key[SHA256_HEX_LEN + 1];
+	_cleanup_free_ char *dir = NULL, *conf = NULL;
+	unsigned boots = o->boots ? o->boots : o->plan->boots ? o->plan->boots : 1;
+	double s;
+
+	if (!o->cache || !o->ksrc || !o->release || !config_key(m, c, key))
+		return -1;
+	dir = configcache_dir(o->cache, o->ksrc, o->release, c->rc.as->arch, key);
+	conf = dir ? path_join(dir, "config") : NULL;
+	if (!conf || buildstage_measured(o->cache, o->ksrc, o->release, conf,
+					 &s) < 0)
+		return -1;
+	return s + boots * ETA_DEFAULT_BOOT_S;
+}
+
+/* The split a resumed shard recorded, or NULL. */
+static json_object *recorded_split(const struct matrix *m)
+{
+	_cleanup_free_ char *p = NULL;
+	json_object *doc, *sh;
+
+	if (!m->o->resume)
+		return NULL;
+	p = path_join(m->o->resume, "run.json");
+	doc = json_object_from_file(p);
+	sh = json_object_get(jsonx_get(doc, "shard"));
+	json_object_put(doc);
+	return sh;
+}
+
+/* Which shard runs each candidate (core/shard), recorded in m->shard_rec. */
+static int assign_shards(struct matrix *m, struct strbuf *err)
+{
+	const struct shard_spec *spec = m->o->shard;
+	struct shard_item *items;
+	unsigned *assign;
+	json_object *old;
+
+	m->n_own = m->n_cands;
+	if (!spec)
+		return 0;
+	items = xrealloc(NULL, m->n_cands * sizeof(*items));
+	assign = xrealloc(NULL, m->n_cands * sizeof(*assign));
+	old = recorded_split(m);
+	for (size_t i = 0; i < m->n_cands; i++)
+		items[i] = (struct shard_item){ m->cands[i].rc.id,
+						old ? -1 : cand_cost(m, &m->cands[i]) };
+	if (old) {
+		/* The split it was started with, whatever the cache knows now. */
+		for (size_t i = 0; i < m->n_cands; i++)
+			assign[i] = shard_of(old, m->cands[i].rc.id);
+		m->shard_rec = old;
+	} else {
+		enum shard_by used = shard_split(items, m->n_cands, spec->n,
+						 m->o->shard_by, assign);
+
+		m->shard_rec = shard_record(spec, m->o->shard_by, used, items,
+					    m->n_cands, assign);
+	}
+	m->n_own = 0;
+	for (size_t i = 0; i < m->n_cands; i++) {
+		m->cands[i].shard = assign[i];
+		m->cands[i].elsewhere = assign[i] != spec->k;
+		if (!m->cands[i].elsewhere)
+			m->n_own++;
+	}
+	free(items);
+	free(assign);
+	for (size_t i = 0; i < m->n_cands; i++)
+		if (!m->cands[i].shard)
+			return strbuf_fail(err, -EINVAL, "%s/run.json: its shard "
+					   "split lacks candidate %s (another "
+					   "plan?)", m->o->resume,
+					   m->cands[i].rc.id);
+	return 0;
 }
 
 /* ------------------------------------------------------------ records */
@@ -480,6 +576,7 @@ static json_object *build_json(const struct matrix *m,
 		.modules = res->modules,
 		.dir = res->dir,
 		.kernelrelease = res->kernelrelease,
+		.distcc = res->distcc,
 	};
 	json_object *j = matrixrec_build(&v, m->o->ksrc);
 
@@ -547,6 +644,8 @@ static unsigned stage_build(void *ud, const struct matrix_stage *st,
 		.cache = m->o->cache,
 		.log = log,
 		.jobs = m->o->jobs,
+		.distcc_hosts = m->o->distcc_hosts,
+		.distcc_slots = m->o->distcc_slots,
 		.rebuild = m->o->rebuild,
 		.cancel = m->o->interrupted,
 		.on_line = on_make_line,
@@ -906,17 +1005,7 @@ static int exit_code(struct matrix *m)
 		return BP_EXIT_USAGE;
 	if (m->infra)
 		return BP_EXIT_INFRA;
-	for (size_t i = 0; groups && i < json_object_array_length(groups); i++) {
-		enum groupverdict v;
-
-		if (groupverdict_of(json_object_array_get_idx(groups, i), &v) == 0 &&
-		    v == GROUPVERDICT_FAIL)
-			failed = true;
-	}
-	for (size_t i = 0; i < m->n_cands; i++)
-		if (m->cands[i].rc.kind == PLAN_CAND_BASE &&
-		    matrixrec_failed(rec_of(m, &m->cands[i])))
-			failed = true;
+	failed = matrixrec_run_failed(groups, m->run->boots);
 	return failed ? BP_EXIT_FAIL : BP_EXIT_OK;
 }
 
@@ -991,12 +1080,9 @@ static void run_build_boot(struct matrix *m, struct cand *c)
 	save(m);
 }
 
-/* A boot's cost until this run measured one: TCG boots of the demo
- * kernels take 30-60 s here (docs/run.md). */
-#define ETA_DEFAULT_BOOT_S 60.0
-
-/* The rest of the run, order[from..n), as an ETA note (core/eta): builds
- * the cache holds cost nothing, the others what the cache measured. */
+/* The rest of the run, order[from..n_own), as an ETA note (core/eta):
+ * builds the cache holds cost nothing, the others what the cache
+ * measured. */
 static void note_eta(struct matrix *m, const size_t *order, size_t from)
 {
 	const struct matrix_opts *o = m->o;
@@ -1006,12 +1092,12 @@ static void note_eta(struct matrix *m, const size_t *order, size_t from)
 	size_t n_builds = 0, n = 0;
 	const char *arch = NULL;
 
-	if (from >= m->n_cands || !o->cache || !o->ksrc || !o->release)
+	if (from >= m->n_own || !o->cache || !o->ksrc || !o->release)
 		return;
-	steps = xrealloc(NULL, (m->n_cands - from) * sizeof(*steps));
+	steps = xrealloc(NULL, (m->n_own - from) * sizeof(*steps));
 	/* one arch at a time: each has its own tree and measured times */
-	for (size_t i = from; i <= m->n_cands; i++) {
-		const struct cand *c = i < m->n_cands ? &m->cands[order[i]] : NULL;
+	for (size_t i = from; i <= m->n_own; i++) {
+		const struct cand *c = i < m->n_own ? &m->cands[order[i]] : NULL;
 		double part;
 
 		if (arch && (!c || strcmp(c->rc.as->arch, arch))) {
@@ -1075,25 +1161,35 @@ static struct kconfig *final_config(struct matrix *m, const struct cand *c)
 	return kc;
 }
 
-/* The build order (core/buildorder) from the candidates' final configs,
- * recorded in run.json as "build_order" (candidate ids). */
+/* The build order (core/buildorder) of the candidates this run runs,
+ * from their final configs, recorded in run.json as "build_order"
+ * (candidate ids): order[0..n_own) gets their indexes. */
 static void plan_builds(struct matrix *m, size_t *order)
 {
-	struct buildorder_item *it = xrealloc(NULL, m->n_cands * sizeof(*it));
-	struct kconfig **kc = xrealloc(NULL, m->n_cands * sizeof(*kc));
+	size_t n = m->n_own, k = 0;
+	struct buildorder_item *it = xrealloc(NULL, (n + 1) * sizeof(*it));
+	struct kconfig **kc = xrealloc(NULL, (m->n_cands + 1) * sizeof(*kc));
+	size_t *own = xrealloc(NULL, (n + 1) * sizeof(*own));
 	json_object *ids = json_object_new_array();
 	_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
 
 	for (size_t i = 0; i < m->n_cands; i++) {
+		kc[i] = NULL;
+		if (m->cands[i].elsewhere)
+			continue;
 		kc[i] = final_config(m, &m->cands[i]);
-		it[i] = (struct buildorder_item){
+		own[k] = i;
+		it[k++] = (struct buildorder_item){
 			.arch = m->cands[i].rc.as->arch,
 			.config = kc[i],
 			.base = m->cands[i].rc.kind == PLAN_CAND_BASE,
 		};
 	}
-	buildorder_plan(it, m->n_cands, order);
-	for (size_t i = 0; i < m->n_cands; i++) {
+	buildorder_plan(it, n, order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = own[order[i]];
+	free(own);
+	for (size_t i = 0; i < n; i++) {
 		struct cand *c = &m->cands[order[i]];
 		const struct cand *p = i ? &m->cands[order[i - 1]] : NULL;
 		const char *id = c->rc.id;
@@ -1112,7 +1208,7 @@ static void plan_builds(struct matrix *m, size_t *order)
 	for (size_t i = 0; i < m->n_cands; i++)
 		kconfig_free(kc[i]);
 	json_object_object_add(m->run->doc, "build_order", ids);
-	if (m->n_cands > 1)
+	if (n > 1)
 		progress_note(&m->prog, "build order", note.buf);
 	free(kc);
 	free(it);
@@ -1145,12 +1241,16 @@ static int open_run(struct matrix *m, struct strbuf *err)
 	recjson_add_str(host, "accel", bp_accel_name(o->accel));
 	recjson_add_str(host, "accel_reason", o->accel_reason);
 	recjson_add_str(host, "libvirt_uri", o->uri);
+	recjson_add_str(host, "distcc", o->distcc_hosts);
 	json_object_object_add(m->run->doc, "plan",
 			       matrixrec_plan(o->plan, m->pg.arches, m->pg.n_arches,
 					      m->pg.names, m->pg.n_names, o->datadir,
 					      o->ksrc, o->release));
+	json_object_object_add(m->run->doc, "shard",
+			       json_object_get(m->shard_rec));
 	for (size_t i = 0; i < m->n_cands; i++) {
 		struct cand *c = &m->cands[i];
+		_cleanup_free_ char *why = NULL;
 
 		if (asprintf(&c->rc.name, "bootproof-%s-%s", m->run->id,
 			     c->rc.id) < 0)
@@ -1163,7 +1263,11 @@ static int open_run(struct matrix *m, struct strbuf *err)
 			run_free(TAKE_PTR(m->run));
 			return r;
 		}
-		run_set_boot(m->run, i, matrixrec_stub(&c->rc, NULL, NULL, NULL));
+		if (c->elsewhere &&
+		    asprintf(&why, "run by shard %u/%u (bootproof merge puts "
+			     "the shards together)", c->shard, o->shard->n) < 0)
+			abort();
+		run_set_boot(m->run, i, matrixrec_stub(&c->rc, NULL, NULL, why));
 	}
 	return 0;
 }
@@ -1192,13 +1296,20 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 			    "line without base, and no group)",
 			    o->plan->file);
 	}
-	r = open_run(&m, err);
+	r = assign_shards(&m, err);
+	if (r >= 0)
+		r = open_run(&m, err);
 	if (r < 0) {
 		matrix_done(&m);
 		return r;
 	}
 	progress_init(&m.prog, o->quiet);
-	if (!o->quiet)
+	if (!o->quiet && o->shard)
+		fprintf(stderr, "bootproof: run %s: shard %u/%u, %zu of %zu "
+			"candidates (split by %s), results in %s/\n", m.run->id,
+			o->shard->k, o->shard->n, m.n_own, m.n_cands,
+			jsonx_str(m.shard_rec, "by"), m.run->dir);
+	else if (!o->quiet)
 		fprintf(stderr, "bootproof: run %s: %zu candidate%s, results in "
 			"%s/\n", m.run->id, m.n_cands, m.n_cands == 1 ? "" : "s",
 			m.run->dir);
@@ -1206,13 +1317,14 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	/* Every config first (a minute each, then cached): the final configs
 	 * decide the order of the builds (core/buildorder). */
 	for (size_t i = 0; i < m.n_cands && !interrupted(&m); i++)
-		run_config(&m, &m.cands[i]);
+		if (!m.cands[i].elsewhere)
+			run_config(&m, &m.cands[i]);
 	if (!interrupted(&m)) {
-		size_t *order = xrealloc(NULL, m.n_cands * sizeof(*order));
+		size_t *order = xrealloc(NULL, (m.n_own + 1) * sizeof(*order));
 
 		plan_builds(&m, order);
 		save(&m);
-		for (size_t i = 0; i < m.n_cands && !interrupted(&m); i++) {
+		for (size_t i = 0; i < m.n_own && !interrupted(&m); i++) {
 			note_eta(&m, order, i);
 			run_build_boot(&m, &m.cands[order[i]]);
 		}

@@ -27,6 +27,13 @@
  * its artifacts still exist, its boot when it has a verdict other than
  * INCOMPLETE, RUNNING or INFRA; everything else runs.
  *
+ * Shards: with opts->shard only the candidates core/shard gives that
+ * shard run (their configs, builds in core/buildorder's order among them,
+ * boots); the expected cost of a candidate is what the build cache
+ * measured for its .config when the config cache holds that .config (the
+ * wall seconds of its build), plus its boots.  `bootproof merge`
+ * (engine/merge) puts the shards' run directories together.
+ *
  * Interrupts: when *opts->interrupted becomes non-zero, make is stopped,
  * the boot engine destroys its guest, nothing new starts, and the run is
  * closed with "complete": false and exit code 130.
@@ -41,6 +48,7 @@
 #include "core/domxml.h"
 #include "core/matrixrec.h"
 #include "core/plan.h"
+#include "core/shard.h"
 #include "engine/runrec.h"
 #include "util/strbuf.h"
 
@@ -94,12 +102,24 @@ struct matrix_opts {
 	int argc;		/* recorded in run.json */
 	char **argv;
 	bool quiet;		/* no progress on stderr (--json) */
-	unsigned jobs;		/* make -j; 0: the CPU count */
+	unsigned jobs;		/* make -j; 0: the CPU count, or the farm's
+				 * slots */
+	/* Builds compile on this distcc farm (engine/buildstage): the
+	 * DISTCC_HOSTS value and its slots; NULL: here.  Recorded as the
+	 * host's "distcc". */
+	const char *distcc_hosts;
+	unsigned distcc_slots;
 	unsigned retries;	/* boots whose QEMU died by itself: tries again */
 	/* Boots per candidate (its times become medians, docs/cost.md);
 	 * 0: the plan's "boots", else 1. */
 	unsigned boots;
 	bool rebuild;		/* build even what the cache has */
+	/* Run only this shard of the candidates (core/shard), split by
+	 * shard_by; NULL: all of them.  The others stay stubs whose reason
+	 * names the shard that runs them; run.json gets the "shard"
+	 * member.  A resumed shard keeps the split its run.json recorded. */
+	const struct shard_spec *shard;
+	enum shard_by shard_by;
 	volatile sig_atomic_t *interrupted;
 	const struct domain_ops *ops;	/* NULL: libvirt */
 	/* Not NULL: no boot here; each candidate that built gets a LAVA

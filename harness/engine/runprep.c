@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "bootproof.h"
+#include "core/distcc.h"
 #include "core/plan.h"
 #include "engine/guesthost.h"
 #include "engine/ksrc.h"
@@ -71,7 +72,7 @@ static char *find_plan(const char *datadir, const char *arg)
 /* What replaces the plan's own lists (the command line's, or those the
  * resumed run recorded). */
 struct overrides {
-	struct names arches, groups, base_groups, candidates;
+	struct names arches, groups, base_groups, candidates, distcc;
 	const char *base;
 	bool have_base_groups;	/* even an empty list replaces */
 };
@@ -152,6 +153,8 @@ static int load_plan(const char *plan_path, const struct overrides *ov,
 		r = plan_set_arches(*ret, arches->v, arches->n, &err);
 	if (r >= 0 && groups->n)
 		r = plan_set_groups(*ret, groups->v, groups->n, &err);
+	if (r >= 0 && ov->distcc.n)
+		r = plan_set_distcc(*ret, ov->distcc.v, ov->distcc.n, &err);
 	if (r < 0) {
 		log_error("run: %s", err.buf);
 		return r == -EINVAL ? BP_EXIT_USAGE : BP_EXIT_INFRA;
@@ -186,6 +189,51 @@ static int find_ksrc(const char *ksrc_arg, const char *cache, char **ret_ksrc,
 				*ret_ksrc);
 		return BP_EXIT_INFRA;
 	}
+	return BP_EXIT_OK;
+}
+
+/* --shard and --shard-by, or the shard the resumed run recorded; a
+ * BP_EXIT_*. */
+static int find_shard(const struct runprep_args *a, json_object *resumed,
+		      struct runprep_loaded *l)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	json_object *rec = jsonx_get(resumed, "shard");
+	struct shard_spec old;
+
+	l->shard_by = SHARD_BY_COST;
+	if (a->shard_by && shard_by_parse(a->shard_by, &l->shard_by) < 0) {
+		log_error("run: --shard-by %s: expected cost or order",
+			  a->shard_by);
+		return BP_EXIT_USAGE;
+	}
+	if (a->shard_by && !a->shard && !rec) {
+		log_error("run: --shard-by %s needs --shard K/N", a->shard_by);
+		return BP_EXIT_USAGE;
+	}
+	if (a->shard && shard_parse(a->shard, &l->shard, &err) < 0) {
+		log_error("run: --shard %s", err.buf);
+		return BP_EXIT_USAGE;
+	}
+	if (rec && shard_from_record(rec, &old, &err) < 0) {
+		log_error("run: --resume %s: %s", a->resume, err.buf);
+		return BP_EXIT_USAGE;
+	}
+	if (rec && a->shard && (old.k != l->shard.k || old.n != l->shard.n)) {
+		log_error("run: --resume %s is shard %u/%u; --shard %s differs",
+			  a->resume, old.k, old.n, a->shard);
+		return BP_EXIT_USAGE;
+	}
+	if (resumed && !rec && a->shard) {
+		log_error("run: --resume %s ran every candidate; it cannot "
+			  "become a shard", a->resume);
+		return BP_EXIT_USAGE;
+	}
+	if (rec) {
+		l->shard = old;
+		shard_by_parse(jsonx_str(rec, "asked"), &l->shard_by);
+	}
+	l->sharded = rec || a->shard;
 	return BP_EXIT_OK;
 }
 
@@ -236,6 +284,7 @@ int runprep_load(const struct runprep_args *a, const char *datadir,
 	names_set(&ov.groups, a->groups, a->n_groups);
 	names_set(&ov.base_groups, a->base_groups, a->n_base_groups);
 	names_set(&ov.candidates, a->candidates, a->n_candidates);
+	names_set(&ov.distcc, a->distcc, a->n_distcc);
 	if (a->ksrc)
 		ksrc_arg = xstrdup(a->ksrc);
 	if (a->plan)
@@ -248,11 +297,24 @@ int runprep_load(const struct runprep_args *a, const char *datadir,
 	if (code == BP_EXIT_OK)
 		code = load_plan(plan_path, &ov, &ret->plan);
 	if (code == BP_EXIT_OK)
+		code = find_shard(a, resumed_doc, ret);
+	if (code == BP_EXIT_OK && ret->plan->n_distcc) {
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+		if (distcc_farm((const char *const *)ret->plan->distcc,
+				ret->plan->n_distcc, &ret->distcc_hosts,
+				&ret->distcc_slots, &err) < 0) {
+			log_error("run: %s", err.buf);
+			code = BP_EXIT_USAGE;
+		}
+	}
+	if (code == BP_EXIT_OK)
 		code = find_ksrc(ksrc_arg, cache, &ret->ksrc, &ret->release);
 	free(ov.arches.v);
 	free(ov.groups.v);
 	free(ov.base_groups.v);
 	free(ov.candidates.v);
+	free(ov.distcc.v);
 	json_object_put(resumed_doc);
 	if (code != BP_EXIT_OK)
 		runprep_loaded_done(ret);
@@ -262,6 +324,7 @@ int runprep_load(const struct runprep_args *a, const char *datadir,
 void runprep_loaded_done(struct runprep_loaded *l)
 {
 	plan_free(l->plan);
+	free(l->distcc_hosts);
 	free(l->ksrc);
 	free(l->release);
 	*l = (struct runprep_loaded){ 0 };
@@ -302,6 +365,10 @@ int runprep_run(const struct runprep_args *a, struct matrix_outcome *ret,
 			.boots = a->boots,
 			.rebuild = a->rebuild,
 			.lava = a->lava,
+			.distcc_hosts = l.distcc_hosts,
+			.distcc_slots = l.distcc_slots,
+			.shard = l.sharded ? &l.shard : NULL,
+			.shard_by = l.shard_by,
 		};
 
 		code = run_matrix(a, &mo, ret, ret_report);

@@ -42,16 +42,27 @@ struct runprep_args {
 	bool rebuild;		/* build even what the cache has */
 	/* Not NULL: LAVA jobs instead of boots (matrix.h: matrix_opts.lava) */
 	const struct lavaemit_opts *lava;
+	const char *const *distcc; /* --distcc: replace the plan's hosts */
+	size_t n_distcc;
+	const char *shard;	/* --shard K/N, or NULL (the resumed run's) */
+	const char *shard_by;	/* --shard-by cost|order, or NULL: cost */
 	bool quiet;		/* no progress on stderr (--json) */
 	int argc;		/* recorded in run.json */
 	char **argv;
 };
 
-/* The plan (with what a replaces), the kernel tree and its release. */
+/* The plan (with what a replaces), the kernel tree and its release, and
+ * the shard to run. */
 struct runprep_loaded {
 	struct plan *plan;
 	char *ksrc;
 	char *release;
+	char *distcc_hosts;	/* the plan's distcc farm (DISTCC_HOSTS), or
+				 * NULL */
+	unsigned distcc_slots;
+	bool sharded;		/* shard and shard_by are set */
+	struct shard_spec shard;
+	enum shard_by shard_by;
 };
 
 /*
@@ -59,7 +70,9 @@ struct runprep_loaded {
  * else the one the run directory a->resume recorded, else demo), with the
  * lists and tree a->resume recorded for what a does not give, then a's
  * replacements; the kernel tree resolved (the default tarball unpacked
- * once).  Logs what goes wrong, once.  Returns BP_EXIT_OK with *ret filled
+ * once); --shard and --shard-by checked (a resumed shard keeps its own:
+ * another --shard is bad input).  Logs what goes wrong, once.  Returns
+ * BP_EXIT_OK with *ret filled
  * (release with runprep_loaded_done), or the exit code.
  */
 int runprep_load(const struct runprep_args *a, const char *datadir,

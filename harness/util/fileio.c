@@ -120,6 +120,46 @@ int copy_file_atomic(const char *src, const char *dst, unsigned mode)
 	return finish_tmp(fd, tmp, dst, r);
 }
 
+int copy_tree(const char *src, const char *dst)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int r = 0;
+
+	if (lstat(src, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode))
+		return copy_file_atomic(src, dst, st.st_mode & 07777);
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(src, target, sizeof(target) - 1);
+
+		if (n < 0)
+			return -errno;
+		target[n] = '\0';
+		return symlink(target, dst) < 0 ? -errno : 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (mkdir(dst, st.st_mode & 07777) < 0)
+		return -errno;
+	d = opendir(src);
+	if (!d)
+		return -errno;
+	while (r >= 0 && (de = readdir(d))) {
+		_cleanup_free_ char *s = NULL, *t = NULL;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		s = path_join(src, de->d_name);
+		t = path_join(dst, de->d_name);
+		r = copy_tree(s, t);
+	}
+	closedir(d);
+	return r;
+}
+
 int rm_rf(const char *path)
 {
 	struct stat st;

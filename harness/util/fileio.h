@@ -25,6 +25,11 @@ int copy_file_atomic(const char *src, const char *dst, unsigned mode);
 struct stat;
 int open_regular(const char *path, struct stat *ret_st);
 
+/* Copy the tree src to dst, which must not exist: directories, regular
+ * files (their modes kept) and symbolic links as links; anything else is
+ * left out.  On failure what was copied stays (the caller removes dst). */
+int copy_tree(const char *src, const char *dst);
+
 /* Remove a directory tree (no symlink following).  Missing is fine. */
 int rm_rf(const char *path);
 

@@ -3,7 +3,9 @@
  * bootproof run [PLAN] [--arch A]... [--group G]... [--base BASE]
  *     [--base-group G]... [--candidates K]... [--ksrc DIR]
  *     [--results DIR] [--resume RUN_DIR] [--accel MODE] [--connect URI]
- *     [--jobs N] [--retries N] [--json]
+ *     [--jobs N] [--retries N] [--distcc HOST]...
+ *     [--shard K/N [--shard-by cost|order]]
+ *     [--json]
  *
  * The defconfig matrix: every candidate of a plan through the config,
  * build and boot stages, and a verdict per option group and arch
@@ -16,10 +18,10 @@
 
 #include "bootproof.h"
 #include "engine/ksrc.h"
-#include "core/costrec.h"
 #include "core/plan.h"
 #include "engine/lavaemit.h"
 #include "engine/runprep.h"
+#include "verbs/run_summary.h"
 #include "util/jsonx.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -58,74 +60,6 @@ static const char *absolute(struct strv *owned, const char *w)
 	return abs;
 }
 
-static void summary(const struct run *run, const char *report)
-{
-	json_object *groups = jsonx_get(run->doc, "groups");
-	json_object *plan = jsonx_get(run->doc, "plan");
-	json_object *arches = jsonx_get(plan, "arches");
-	json_object *names = jsonx_get(plan, "groups");
-	size_t na = arches ? json_object_array_length(arches) : 0;
-	json_object *costs;
-
-	printf("%-24s", "group");
-	for (size_t a = 0; a < na; a++)
-		printf(" %-8s", json_object_get_string(
-					json_object_array_get_idx(arches, a)));
-	putchar('\n');
-	for (size_t n = 0; names && n < json_object_array_length(names); n++) {
-		const char *name = json_object_get_string(
-			json_object_array_get_idx(names, n));
-
-		printf("%-24s", name);
-		for (size_t a = 0; a < na; a++) {
-			const char *arch = json_object_get_string(
-				json_object_array_get_idx(arches, a));
-			const char *v = "?";
-
-			for (size_t i = 0; i < json_object_array_length(groups);
-			     i++) {
-				json_object *g = json_object_array_get_idx(groups, i);
-
-				if (!strcmp(jsonx_text(g, "group") ?: "", name) &&
-				    !strcmp(jsonx_text(g, "arch") ?: "", arch))
-					v = jsonx_text(g, "verdict") ?: "?";
-			}
-			printf(" %-8s", v);
-		}
-		putchar('\n');
-	}
-	for (size_t i = 0; groups && i < json_object_array_length(groups); i++) {
-		json_object *g = json_object_array_get_idx(groups, i);
-		const char *v = jsonx_text(g, "verdict") ?: "?";
-		const char *stage = jsonx_text(g, "stage");
-
-		if (!strcmp(v, "PASS"))
-			continue;
-		printf("  %s on %s: %s%s%s\n      %s\n",
-		       jsonx_text(g, "group") ?: "?", jsonx_text(g, "arch") ?: "?", v,
-		       stage ? " at " : "", stage ? stage : "",
-		       jsonx_text(g, "reason") ?: "");
-		if (jsonx_text(g, "reproduce"))
-			printf("      reproduce: %s\n", jsonx_text(g, "reproduce"));
-	}
-	for (size_t i = 0; groups && i < json_object_array_length(groups); i++)
-		if (jsonx_text(json_object_array_get_idx(groups, i), "reproduce")) {
-			printf("narrow a failure down to its option lines: "
-			       "bootproof bisect %s\n", run->dir);
-			break;
-		}
-	costs = jsonx_get(run->doc, "costs");
-	if (costs && json_object_array_length(costs)) {
-		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-
-		costrec_text(costs, &sb);
-		printf("\nwhat each group costs (bootproof cost):\n%s\n", sb.buf);
-	}
-	printf("results: %s/\n", run->dir);
-	if (report)
-		printf("report: %s\n", report);
-}
-
 int verb_run(int argc, char **argv)
 {
 	_cleanup_free_ char *ksrc_arg = NULL, *report = NULL;
@@ -138,10 +72,12 @@ int verb_run(int argc, char **argv)
 	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list bgroup_opt = { 0 };
 	_cleanup_(opt_list_done) struct opt_list cand_opt = { 0 };
+	_cleanup_(opt_list_done) struct opt_list distcc_opt = { 0 };
 	struct strv bgroups = { 0 };
 	const char *ksrc_opt = NULL, *base = NULL;
 	const char *lava_out = NULL, *lava_url = NULL, *why = NULL;
 	struct lavaemit_opts lava;
+	const char *shard = NULL, *shard_by = NULL;
 	bool json = false, rebuild = false;
 	const struct opt table[] = {
 		OPT_LIST(0, "arch", &arch_opt, "A",
@@ -193,6 +129,18 @@ int verb_run(int argc, char **argv)
 			   "of booting it (docs/lava.md)"),
 		OPT_STRING(0, "lava-url", &lava_url, "URL",
 			   "the URL DIR is served at (with --lava-out)"),
+		OPT_LIST(0, "distcc", &distcc_opt, "HOST",
+			 "compile the kernels on this distcc host:\n"
+			 "HOST[:PORT][/LIMIT][,lzo] or localhost[/LIMIT]\n"
+			 "(repeatable; replaces the plan's; make -j the\n"
+			 "sum of the limits unless --jobs)"),
+		OPT_STRING(0, "shard", &shard, "K/N",
+			   "run only shard K of N of the candidates (CI\n"
+			   "jobs; bootproof merge puts the shards together)"),
+		OPT_STRING(0, "shard-by", &shard_by, "cost|order",
+			   "split by the build times the cache measured\n"
+			   "(default; the plan's order when it knows none),\n"
+			   "or by the plan's order"),
 		OPT_FLAG(0, "json", &json, "print run.json on stdout"),
 		OPT_END(),
 	};
@@ -248,6 +196,8 @@ int verb_run(int argc, char **argv)
 			.retries = retries, .boots = boots,
 			.rebuild = rebuild, .quiet = json,
 			.lava = lava_out ? &lava : NULL,
+			.shard = shard, .shard_by = shard_by,
+			.distcc = distcc_opt.v, .n_distcc = distcc_opt.n,
 			.argc = argc, .argv = argv,
 		};
 
@@ -260,7 +210,7 @@ int verb_run(int argc, char **argv)
 			out.run->doc, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE));
 	else
-		summary(out.run, report);
+		run_summary_print(out.run, report);
 	if (code == BP_EXIT_INTERRUPTED)
 		log_info("interrupted: continue with 'bootproof run --resume %s'",
 			 out.run->dir);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# bootproof kcidb on recorded runs (tests/data/runs): every document
+# bootproof kcidb on recorded runs (tests/data/runs: real boots, a real
+# matrix run of the cost plan, synthetic matrices): every document
 # validates against KCIDB's own v5.3 schema (../shared/schemas, checked
 # with Debian's python3-jsonschema by tests/tools/kcidb-validate.py), and
 # the statuses a dashboard shows are the ones core/kcidb.h promises: a
@@ -45,7 +46,7 @@ want() { # doc suffix status
 }
 
 for run in boot-debian61 boot-debian61-crash matrix-synthetic \
-	matrix-hostile-synthetic; do
+	matrix-hostile-synthetic cost-x86_64; do
 	"$BP" kcidb "$R/$run" --base-url "http://127.0.0.1:8000/$run/" \
 		>"$T/$run.json" 2>"$T/err" ||
 		{ no "$run: exit $? ($(cat "$T/err"))"; continue; }
@@ -59,6 +60,10 @@ want "$T/boot-debian61-crash.json" ":bootproof.crash" ERROR
 want "$T/matrix-synthetic.json" ":x86_64-demo-userfaultfd" FAIL
 want "$T/matrix-synthetic.json" ":x86_64-demo-kgdb:boot" FAIL
 want "$T/matrix-synthetic.json" ":i386-demo-userfaultfd:bootproof.userfaultfd" SKIP
+# the real matrix run (the cost plan): every build and boot PASS
+want "$T/cost-x86_64.json" ":x86_64-base" PASS
+want "$T/cost-x86_64.json" ":x86_64-demo-bpf:boot" PASS
+want "$T/cost-x86_64.json" ":x86_64-demo-bpf:bootproof.bpf" PASS
 
 # An infrastructure failure of the same real boot: never FAIL.
 mkdir -p "$T/infra"

@@ -209,6 +209,108 @@ static void test_no_modules(void **state)
 	strbuf_release(&fm.calls);
 }
 
+/* What each make got: "CC=... -jN NAME=value..." (its environment). */
+struct env_make {
+	struct fake_make fm;
+	struct strbuf seen;
+};
+
+static int env_make(const struct proc_cmd *cmd, struct proc_result *ret,
+		    void *opaque)
+{
+	struct env_make *em = opaque;
+
+	for (size_t i = 0; cmd->argv[i]; i++)
+		if (!strncmp(cmd->argv[i], "-j", 2) ||
+		    !strncmp(cmd->argv[i], "CC=", 3))
+			strbuf_addf(&em->seen, "%s ", cmd->argv[i]);
+	for (size_t i = 0; cmd->env && cmd->env[i]; i++)
+		if (strncmp(cmd->env[i], "CCACHE_DIR=", 11) &&
+		    strncmp(cmd->env[i], "CCACHE_STATSLOG=", 16))
+			strbuf_addf(&em->seen, "%s ", cmd->env[i]);
+	strbuf_addch(&em->seen, '\n');
+	return fake_make(cmd, ret, &em->fm);
+}
+
+/* On a distcc farm: make -j the farm's slots, ccache's misses through
+ * distcc (CCACHE_PREFIX) on the farm's hosts, distcc's state in the
+ * cache; the log, build.json and the result name the farm; reused, the
+ * result still says which farm built it.  Without a farm none of it. */
+static void test_distcc(void **state)
+{
+	_cleanup_free_ char *cfg = path_join(dir, "farm.config");
+	_cleanup_free_ char *ccache = NULL, *want = NULL, *ddir = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, logtext = STRBUF_INIT;
+	struct env_make em = { { .calls = STRBUF_INIT }, STRBUF_INIT };
+	struct buildstage_opts o = opts(cfg);
+	struct buildstage_result r;
+	const char *cc = proc_find_program("ccache", &ccache) == 0 ? "ccache gcc"
+								    : "distcc gcc";
+
+	o.jobs = 0;
+	o.distcc_hosts = "10.253.1.2/2 10.253.2.2/3";
+	o.distcc_slots = 5;
+	ddir = path_join(cache, "distcc");
+	assert_true(asprintf(&want, "CC=%s -j5 DISTCC_HOSTS=10.253.1.2/2 "
+			     "10.253.2.2/3 DISTCC_DIR=%s CCACHE_PREFIX=distcc \n",
+			     cc, ddir) > 0);
+	put(cfg, "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\n# farm\n");
+	proc_set_dry_run(env_make, &em);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_PASS);
+	/* (the arguments come first, then the environment) */
+	{
+		const char *nl = strchr(em.seen.buf, '\n');
+
+		assert_non_null(nl);
+		assert_memory_equal(em.seen.buf, want, (size_t)(nl - em.seen.buf) + 1);
+	}
+	assert_true(exists(cache, "distcc"));
+	/* what the shards' split reads: the build's measured seconds */
+	{
+		double secs = -1;
+		_cleanup_free_ char *other = path_join(dir, "never-built.config");
+
+		assert_int_equal(buildstage_measured(cache, ksrc, RELEASE, cfg,
+						     &secs), 0);
+		assert_true(secs >= 0 && secs == r.seconds);
+		put(other, "CONFIG_NEVER=y\n");
+		assert_int_equal(buildstage_measured(cache, ksrc, RELEASE, other,
+						     &secs), -ENOENT);
+	}
+	assert_string_equal(r.distcc, "10.253.1.2/2 10.253.2.2/3");
+	assert_true(strbuf_read_file(&logtext, log_path, 1 << 20) > 0);
+	assert_non_null(strstr(logtext.buf, "bootproof: compiling on the distcc "
+				       "farm 10.253.1.2/2 10.253.2.2/3 (make -j5"));
+	buildstage_result_done(&r);
+	/* --jobs wins over the farm's slots */
+	o.jobs = 7;
+	o.rebuild = true;
+	strbuf_reset(&em.seen);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_non_null(strstr(em.seen.buf, " -j7 DISTCC_HOSTS="));
+	buildstage_result_done(&r);
+	/* reused: the farm that built it */
+	o.rebuild = false;
+	o.distcc_hosts = NULL;
+	strbuf_reset(&em.seen);
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_REUSED);
+	assert_string_equal(em.seen.buf, "");
+	assert_string_equal(r.distcc, "10.253.1.2/2 10.253.2.2/3");
+	buildstage_result_done(&r);
+	/* here: nothing of distcc */
+	put(cfg, "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\n# here\n");
+	o.jobs = 2;
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_null(strstr(em.seen.buf, "DISTCC"));
+	assert_null(strstr(em.seen.buf, "distcc"));
+	assert_null(r.distcc);
+	buildstage_result_done(&r);
+	strbuf_release(&em.fm.calls);
+	strbuf_release(&em.seen);
+}
+
 /* The compiler fails: FAIL with its error line, kept as a failure that
  * the next request finds without building. */
 static void test_fail(void **state)
@@ -304,6 +406,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_no_modules),
+		cmocka_unit_test(test_distcc),
 		cmocka_unit_test(test_fail),
 		cmocka_unit_test(test_after),
 	};

@@ -154,6 +154,25 @@ static void test_matrix(void **state)
 	for (size_t i = 0; i < jsonx_len(k, "tests"); i++)
 		assert_null(strstr(jsonx_str(jsonx_at(k, "tests", i), "id"),
 				   ":x86_64-demo-userfaultfd:"));
+	/* the option the config stage dropped, with why, where a dashboard
+	 * shows the build */
+	{
+		json_object *d = jsonx_get(jsonx_get(find(k, "builds",
+							   ":x86_64-demo-cgroups"),
+						      "misc"),
+					   "dropped");
+
+		assert_int_equal(json_object_array_length(d), 1);
+		assert_string_equal(jsonx_str(json_object_array_get_idx(d, 0),
+					      "option"),
+				    "CGROUP_DMEM");
+		assert_string_equal(jsonx_str(json_object_array_get_idx(d, 0),
+					      "group"),
+				    "demo-cgroups");
+		assert_non_null(strstr(jsonx_str(json_object_array_get_idx(d, 0),
+						 "reason"),
+				       "unknown symbol"));
+	}
 	assert_status(k, "builds", ":i386-demo-kgdb", "PASS"); /* reused */
 	assert_status(k, "tests", ":x86_64-demo-kgdb:boot", "FAIL");
 	assert_status(k, "tests", ":i386-demo-userfaultfd:bootproof.userfaultfd",

@@ -24,6 +24,8 @@
 
 #include "core/plan.h"
 #include "engine/matrix.h"
+#include "engine/merge.h"
+#include "util/sha256.h"
 #include "util/fileio.h"
 #include "util/jsonx.h"
 #include "util/paths.h"
@@ -132,6 +134,13 @@ static unsigned fake_build(void *ud, const struct matrix_stage *st,
 	}
 	put(bz, "kernel");
 	put(vm, "elf");
+	{
+		_cleanup_free_ char *cfg = path_join(st->dir, "config");
+		char h[SHA256_HEX_LEN + 1];
+
+		assert_int_equal(sha256_file_hex(cfg, h), 0);
+		json_object_object_add(j, "config_hash", jsonx_new_str(h));
+	}
 	a = json_object_new_object();
 	json_object_object_add(a, "bzImage", jsonx_new_str(bz));
 	json_object_object_add(a, "vmlinux", jsonx_new_str(vm));
@@ -205,9 +214,10 @@ static struct plan *plan_of(const char *text)
 	return p;
 }
 
-/* Run the plan with the fakes; resume: a run directory or NULL. */
-static void run(struct plan *p, struct fake *f, const char *resume,
-		struct matrix_outcome *out)
+/* Run shard (NULL: all) of the plan with the fakes; resume: a run
+ * directory or NULL. */
+static void run_shard(struct plan *p, struct fake *f, const char *resume,
+		      const struct shard_spec *shard, struct matrix_outcome *out)
 {
 	static volatile sig_atomic_t intr;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
@@ -225,6 +235,8 @@ static void run(struct plan *p, struct fake *f, const char *resume,
 		.interrupted = &intr,
 		.stages = &fake_ops,
 		.stages_ud = f,
+		.shard = shard,
+		.shard_by = SHARD_BY_COST,
 	};
 
 	intr = 0;
@@ -234,6 +246,12 @@ static void run(struct plan *p, struct fake *f, const char *resume,
 	if (matrix_run(&o, out, &err) < 0)
 		fail_msg("matrix_run: %s", err.buf);
 	assert_non_null(out->run);
+}
+
+static void run(struct plan *p, struct fake *f, const char *resume,
+		struct matrix_outcome *out)
+{
+	run_shard(p, f, resume, NULL, out);
 }
 
 static void fake_done(struct fake *f)
@@ -434,6 +452,175 @@ static void test_group_verdicts(void **state)
 	fake_done(&f);
 }
 
+/* bootproof merge of shard directories into OUT: its exit code; the
+ * merged run in *ret when one was written. */
+static int merge(const char *out, const char *const *dirs, size_t n,
+		 struct run **ret)
+{
+	char *argv[] = { (char *)"merge", NULL };
+	const struct merge_opts o = {
+		.out = out, .shards = dirs, .n_shards = n, .argc = 1, .argv = argv,
+	};
+	_cleanup_free_ char *report = NULL;
+
+	return merge_run(&o, ret, &report);
+}
+
+/* What must be equal between a merged run and one run of every
+ * candidate: the group verdicts whole; per candidate its identity, the
+ * hash of its .config, its verdict and scenario results. */
+static void expect_same_run(const struct run *a, const struct run *b)
+{
+	assert_true(json_object_equal(jsonx_get(a->doc, "groups"),
+				      jsonx_get(b->doc, "groups")));
+	assert_int_equal(json_object_array_length(a->boots),
+			 json_object_array_length(b->boots));
+	for (size_t i = 0; i < json_object_array_length(a->boots); i++) {
+		json_object *x = json_object_array_get_idx(a->boots, i);
+		json_object *y = json_object_array_get_idx(b->boots, i);
+		static const char *const same[] = { "candidate", "verdict",
+						    "scenarios" };
+
+		for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++)
+			if (!json_object_equal(jsonx_get(x, same[k]),
+					       jsonx_get(y, same[k])))
+				fail_msg("boot %zu: %s differs", i, same[k]);
+		assert_non_null(jsonx_str(jsonx_get(x, "build"), "config_hash"));
+		assert_string_equal(jsonx_str(jsonx_get(x, "build"), "config_hash"),
+				    jsonx_str(jsonx_get(y, "build"), "config_hash"));
+	}
+	assert_true(json_object_equal(jsonx_get(jsonx_get(a->doc, "plan"),
+						"group_scenarios"),
+				      jsonx_get(jsonx_get(b->doc, "plan"),
+						"group_scenarios")));
+}
+
+static const char *const plan4_text =
+	"name t\narch x86_64\nbase tinyconfig\ngroup alpha beta\n"
+	"candidates base each all\n";
+
+static void test_shards_merged(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan4_text);
+	struct fake f = { .calls = STRBUF_INIT, .fail_scenario = "cgroups" };
+	struct fake f1 = { .calls = STRBUF_INIT, .fail_scenario = "cgroups" };
+	struct fake f2 = { .calls = STRBUF_INIT, .fail_scenario = "cgroups" };
+	const struct shard_spec s1 = { 1, 2 }, s2 = { 2, 2 };
+	struct matrix_outcome all, o1, o2;
+	_cleanup_free_ char *out = path_join(tmp, "merged");
+	const char *dirs[2];
+	struct run *merged = NULL;
+	json_object *gv;
+
+	run(p, &f, NULL, &all);
+	assert_int_equal(all.exit_code, 1);	/* beta's cgroups fails */
+	run_shard(p, &f1, NULL, &s1, &o1);
+	run_shard(p, &f2, NULL, &s2, &o2);
+	/* No cost known (the fakes fill no cache): the plan's order, halves. */
+	assert_string_equal(jsonx_str(jsonx_get(o1.run->doc, "shard"), "by"),
+			    "order");
+	assert_string_equal(f1.calls.buf,
+			    "x86_64-base:config x86_64-alpha:config "
+			    "x86_64-base:build x86_64-base:boot "
+			    "x86_64-alpha:build x86_64-alpha:boot ");
+	assert_string_equal(f2.calls.buf,
+			    "x86_64-beta:config x86_64-all:config "
+			    "x86_64-beta:build x86_64-beta:boot "
+			    "x86_64-all:build x86_64-all:boot ");
+	/* A shard records every candidate; the others' groups are SKIP with
+	 * the shard that runs them. */
+	assert_int_equal(json_object_array_length(o1.run->boots), 4);
+	gv = expect_group(o1.run, "beta", "SKIP", "config");
+	assert_string_equal(jsonx_str(gv, "reason"),
+			    "run by shard 2/2 (bootproof merge puts the shards "
+			    "together)");
+	expect_group(o1.run, "alpha", "PASS", NULL);
+	assert_int_equal(o1.exit_code, 0);
+	expect_group(o2.run, "beta", "FAIL", "scenario");
+	assert_int_equal(o2.exit_code, 1);
+	assert_string_equal(json_object_to_json_string_ext(
+				    jsonx_get(o2.run->doc, "build_order"),
+				    JSON_C_TO_STRING_PLAIN),
+			    "[\"x86_64-beta\",\"x86_64-all\"]");
+
+	/* Merged (given in any order): the same as the run of all. */
+	dirs[0] = o2.run->dir;
+	dirs[1] = o1.run->dir;
+	assert_int_equal(merge(out, dirs, 2, &merged), 1);
+	assert_non_null(merged);
+	expect_same_run(merged, all.run);
+	assert_true(json_object_get_boolean(jsonx_get(merged->doc, "complete")));
+	assert_int_equal(json_object_get_int(jsonx_get(merged->doc, "exit_code")), 1);
+	assert_null(jsonx_get(merged->doc, "shard"));
+	assert_int_equal(jsonx_len(merged->doc, "shards"), 2);
+	assert_string_equal(jsonx_str(jsonx_at(merged->doc, "shards", 0), "run_id"),
+			    o1.run->id);
+	assert_string_equal(jsonx_str(merged->doc, "run_id"), "merged");
+	/* each candidate's files came from the shard that ran it; junit.xml
+	 * and report.html were written */
+	{
+		static const char *const files[] = {
+			"x86_64-base/config", "x86_64-alpha/config",
+			"x86_64-beta/config", "x86_64-all/config", "junit.xml",
+			"report.html", "run.json",
+		};
+
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			_cleanup_free_ char *fp = path_join(out, files[i]);
+
+			if (access(fp, R_OK) < 0)
+				fail_msg("merged run lacks %s", files[i]);
+		}
+	}
+	run_free(merged);
+
+	/* What is refused, exit 2, nothing written. */
+	{
+		_cleanup_free_ char *out2 = path_join(tmp, "merged2");
+		const char *one[] = { o1.run->dir };
+		const char *twice[] = { o1.run->dir, o1.run->dir };
+		const char *unsharded[] = { all.run->dir, o2.run->dir };
+
+		merged = NULL;
+		assert_int_equal(merge(out, dirs, 2, &merged), 2);	/* exists */
+		assert_int_equal(merge(out2, one, 1, &merged), 2);	/* 2/2 missing */
+		assert_int_equal(merge(out2, twice, 2, &merged), 2);
+		assert_int_equal(merge(out2, unsharded, 2, &merged), 2);
+		assert_null(merged);
+		assert_int_equal(access(out2, F_OK), -1);
+	}
+	run_free(all.run);
+	run_free(o1.run);
+	run_free(o2.run);
+	fake_done(&f);
+	fake_done(&f1);
+	fake_done(&f2);
+}
+
+/* A resumed shard keeps its recorded split and runs only its own. */
+static void test_shard_resume(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan4_text);
+	struct fake f = { .calls = STRBUF_INIT, .interrupt_in = "x86_64-all" };
+	struct fake g = { .calls = STRBUF_INIT };
+	const struct shard_spec s2 = { 2, 2 };
+	struct matrix_outcome out, again;
+	_cleanup_free_ char *dir = NULL;
+
+	run_shard(p, &f, NULL, &s2, &out);
+	assert_int_equal(out.exit_code, 130);
+	dir = strdup(out.run->dir);
+	run_free(out.run);
+	run_shard(p, &g, dir, &s2, &again);
+	assert_string_equal(g.calls.buf, "x86_64-all:build x86_64-all:boot ");
+	assert_int_equal(again.exit_code, 0);
+	assert_int_equal(shard_of(jsonx_get(again.run->doc, "shard"), "x86_64-base"),
+			 1);
+	run_free(again.run);
+	fake_done(&f);
+	fake_done(&g);
+}
+
 /* A group the plan names that no arch has is bad input before any run. */
 static void test_unknown_group(void **state)
 {
@@ -465,6 +652,8 @@ int main(void)
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_group_verdicts),
 		cmocka_unit_test(test_unknown_group),
+		cmocka_unit_test(test_shards_merged),
+		cmocka_unit_test(test_shard_resume),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

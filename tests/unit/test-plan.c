@@ -185,6 +185,52 @@ static void test_boots(void **state)
 	}
 }
 
+static void test_distcc(void **state)
+{
+	static const struct {
+		const char *line, *err;
+	} bad[] = {
+		{ "distcc\n", "x.plan:3: 'distcc' needs a value" },
+		{ "distcc b1 u@b2\n", "x.plan:3: distcc: 'u@b2': ssh hosts are not "
+				   "supported" },
+		{ "distcc b1/0\n", "x.plan:3: distcc: 'b1/0': the limit after '/'" },
+		{ "i386: distcc b1\n", "x.plan:3: 'distcc' cannot be given per arch" },
+	};
+	const char *args[] = { "10.0.0.1/2" }, *badargs[] = { "b1,cpp" };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct plan *p = NULL;
+
+	assert_int_equal(parse_str("arch x86_64\nbase t\n", &p, &err), 0);
+	assert_int_equal(p->n_distcc, 0);
+	plan_free(p);
+	p = NULL;
+	assert_int_equal(parse_str("arch x86_64\nbase t\ndistcc b1/2 b2:4000\n"
+				   "distcc localhost # here too\n", &p, &err), 0);
+	assert_int_equal(p->n_distcc, 3);
+	assert_string_equal(p->distcc[0], "b1/2");
+	assert_string_equal(p->distcc[1], "b2:4000");
+	assert_string_equal(p->distcc[2], "localhost");
+	assert_false(p->distcc_from_args);
+	assert_int_equal(plan_set_distcc(p, badargs, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--distcc 'b1,cpp': the only option is ,lzo"));
+	assert_int_equal(p->n_distcc, 3);	/* unchanged */
+	assert_int_equal(plan_set_distcc(p, args, 1, &err), 0);
+	assert_int_equal(p->n_distcc, 1);
+	assert_string_equal(p->distcc[0], "10.0.0.1/2");
+	assert_true(p->distcc_from_args);
+	plan_free(p);
+	p = NULL;
+	for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+		_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+		strbuf_reset(&err);
+		strbuf_addf(&text, "arch x86_64 i386\nbase t\n%s", bad[i].line);
+		assert_int_equal(parse_str(text.buf, &p, &err), -EINVAL);
+		if (!strstr(err.buf, bad[i].err))
+			fail_msg("%s: got '%s'", bad[i].line, err.buf);
+	}
+}
+
 static void test_per_arch_restrictions(void **state)
 {
 	_cleanup_plan_ struct plan *p = NULL;
@@ -342,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_line_forms),
 		cmocka_unit_test(test_per_arch_restrictions),
 		cmocka_unit_test(test_boots),
+		cmocka_unit_test(test_distcc),
 		cmocka_unit_test(test_command_line_overrides),
 		cmocka_unit_test(test_base_and_candidates_overrides),
 		cmocka_unit_test(test_shipped_plans),
