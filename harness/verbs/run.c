@@ -60,88 +60,92 @@ static const char *absolute(struct strv *owned, const char *w)
 	return abs;
 }
 
-int verb_run(int argc, char **argv)
+/* What the command line said. */
+struct run_cli {
+	const char *results, *resume, *accel, *uri, *ksrc, *base;
+	const char *lava_out, *lava_url, *shard, *shard_by;
+	unsigned jobs, retries, boots;
+	bool json, rebuild;
+	struct opt_list arch, group, bgroup, cand, distcc;
+};
+
+static void run_cli_done(struct run_cli *r)
 {
-	_cleanup_free_ char *ksrc_arg = NULL, *report = NULL;
-	struct strv arches = { 0 }, groups = { 0 }, owned = { 0 };
-	const char *results = "results", *resume = NULL, *accel_arg = "auto";
-	const char *uri = NULL;
-	struct matrix_outcome out = { 0 };
-	unsigned jobs = 0, retries = 1, boots = 0;
-	_cleanup_(opt_list_done) struct opt_list arch_opt = { 0 };
-	_cleanup_(opt_list_done) struct opt_list group_opt = { 0 };
-	_cleanup_(opt_list_done) struct opt_list bgroup_opt = { 0 };
-	_cleanup_(opt_list_done) struct opt_list cand_opt = { 0 };
-	_cleanup_(opt_list_done) struct opt_list distcc_opt = { 0 };
-	struct strv bgroups = { 0 };
-	const char *ksrc_opt = NULL, *base = NULL;
-	const char *lava_out = NULL, *lava_url = NULL, *why = NULL;
-	struct lavaemit_opts lava;
-	const char *shard = NULL, *shard_by = NULL;
-	bool json = false, rebuild = false;
+	opt_list_done(&r->arch);
+	opt_list_done(&r->group);
+	opt_list_done(&r->bgroup);
+	opt_list_done(&r->cand);
+	opt_list_done(&r->distcc);
+}
+
+/* Parse argv into r: the index of the first argument (the plan), or -1
+ * with the exit code in *ret_code (0 after --help). */
+static int run_parse(struct run_cli *r, int argc, char **argv, int *ret_code)
+{
+	const char *why = NULL;
 	const struct opt table[] = {
-		OPT_LIST(0, "arch", &arch_opt, "A",
+		OPT_LIST(0, "arch", &r->arch, "A",
 			 "only this arch (repeatable; replaces the plan's)"),
-		OPT_LIST(0, "group", &group_opt, "G",
+		OPT_LIST(0, "group", &r->group, "G",
 			 "only this group: a name or a fragment file\n"
 			 "(repeatable; replaces the plan's)"),
-		OPT_STRING(0, "base", &base, "BASE",
+		OPT_STRING(0, "base", &r->base, "BASE",
 			   "the base of every arch: targets joined by '+'\n"
 			   "or a config file (replaces the plan's)"),
-		OPT_LIST(0, "base-group", &bgroup_opt, "G",
+		OPT_LIST(0, "base-group", &r->bgroup, "G",
 			 "a group merged into every candidate's base: a\n"
 			 "name or a fragment file (repeatable; replaces\n"
 			 "the plan's)"),
-		OPT_LIST(0, "candidates", &cand_opt, "K",
+		OPT_LIST(0, "candidates", &r->cand, "K",
 			 "base, each or all (repeatable; replaces the\n"
 			 "plan's)"),
-		OPT_STRING(0, "ksrc", &ksrc_opt, "DIR",
+		OPT_STRING(0, "ksrc", &r->ksrc, "DIR",
 			   "kernel tree (default: " KSRC_DEFAULT_TARBALL "\n"
 			   "unpacked once into the cache)"),
-		OPT_STRING(0, "results", &results, "DIR",
+		OPT_STRING(0, "results", &r->results, "DIR",
 			   "where run directories go (default: results)"),
-		OPT_STRING(0, "resume", &resume, "RUN_DIR",
+		OPT_STRING(0, "resume", &r->resume, "RUN_DIR",
 			   "continue an interrupted run: finished stages are\n"
 			   "reused, the rest runs (PLAN, --arch, --group,\n"
 			   "--base, --base-group, --candidates and --ksrc\n"
 			   "default to the run's)"),
-		OPT_STRING(0, "accel", &accel_arg, "auto|kvm|tcg",
+		OPT_STRING(0, "accel", &r->accel, "auto|kvm|tcg",
 			   "accelerator (default auto: KVM only when a probe\n"
 			   "guest runs)"),
-		OPT_STRING(0, "connect", &uri, "URI",
+		OPT_STRING(0, "connect", &r->uri, "URI",
 			   "libvirt URI (default: $LIBVIRT_DEFAULT_URI or\n"
 			   "qemu:///system)"),
-		OPT_UINT(0, "jobs", &jobs, "N", "jobs", 1, 1024,
+		OPT_UINT(0, "jobs", &r->jobs, "N", "jobs", 1, 1024,
 			 "make -jN (default: the CPU count)"),
-		OPT_UINT(0, "retries", &retries, "N", "retries", 0, 10,
+		OPT_UINT(0, "retries", &r->retries, "N", "retries", 0, 10,
 			 "boot a candidate again, up to N times, when QEMU\n"
 			 "dies by itself (default 1; earlier attempts kept)"),
-		OPT_UINT(0, "boots", &boots, "N", "boots", 1, PLAN_MAX_BOOTS,
+		OPT_UINT(0, "boots", &r->boots, "N", "boots", 1, PLAN_MAX_BOOTS,
 			 "boot each candidate N times: boot times become\n"
 			 "medians with their spread (default: the plan's\n"
 			 "\"boots\", else 1)"),
-		OPT_FLAG(0, "rebuild", &rebuild,
+		OPT_FLAG(0, "rebuild", &r->rebuild,
 			 "build every candidate again, even when the cache\n"
 			 "has its .config built (e.g. after editing the tree)"),
-		OPT_STRING(0, "lava-out", &lava_out, "DIR",
+		OPT_STRING(0, "lava-out", &r->lava_out, "DIR",
 			   "configure and build here, then write each\n"
 			   "candidate's LAVA job and files into DIR instead\n"
 			   "of booting it (docs/lava.md)"),
-		OPT_STRING(0, "lava-url", &lava_url, "URL",
+		OPT_STRING(0, "lava-url", &r->lava_url, "URL",
 			   "the URL DIR is served at (with --lava-out)"),
-		OPT_LIST(0, "distcc", &distcc_opt, "HOST",
+		OPT_LIST(0, "distcc", &r->distcc, "HOST",
 			 "compile the kernels on this distcc host:\n"
 			 "HOST[:PORT][/LIMIT][,lzo] or localhost[/LIMIT]\n"
 			 "(repeatable; replaces the plan's; make -j the\n"
 			 "sum of the limits unless --jobs)"),
-		OPT_STRING(0, "shard", &shard, "K/N",
+		OPT_STRING(0, "shard", &r->shard, "K/N",
 			   "run only shard K of N of the candidates (CI\n"
 			   "jobs; bootproof merge puts the shards together)"),
-		OPT_STRING(0, "shard-by", &shard_by, "cost|order",
+		OPT_STRING(0, "shard-by", &r->shard_by, "cost|order",
 			   "split by the build times the cache measured\n"
 			   "(default; the plan's order when it knows none),\n"
 			   "or by the plan's order"),
-		OPT_FLAG(0, "json", &json, "print run.json on stdout"),
+		OPT_FLAG(0, "json", &r->json, "print run.json on stdout"),
 		OPT_END(),
 	};
 	const struct opts_cmd cmd = {
@@ -152,75 +156,94 @@ int verb_run(int argc, char **argv)
 		.opts = table,
 		.max_args = 1,
 	};
-	int c, code;
+	int c = opts_parse(&cmd, argc, argv);
 
-	c = opts_parse(&cmd, argc, argv);
+	*ret_code = BP_EXIT_USAGE;
 	if (c < 0) {
-		code = opts_exit_code(c);
-		goto out;
+		*ret_code = opts_exit_code(c);
+		return -1;
 	}
-	if (!lava_out != !lava_url) {
+	if (!r->lava_out != !r->lava_url) {
 		log_error("--lava-out and --lava-url go together");
-		code = BP_EXIT_USAGE;
-		goto out;
+		return -1;
 	}
-	if (lava_url && !lavaemit_url_ok(lava_url, &why)) {
-		log_error("--lava-url %s: %s", lava_url, why);
-		code = BP_EXIT_USAGE;
-		goto out;
+	if (r->lava_url && !lavaemit_url_ok(r->lava_url, &why)) {
+		log_error("--lava-url %s: %s", r->lava_url, why);
+		return -1;
 	}
-	lava = (struct lavaemit_opts){ .out = lava_out, .url = lava_url };
-	for (size_t i = 0; i < arch_opt.n; i++)
-		strv_add(&arches, arch_opt.v[i]);
+	return c;
+}
+
+/* The run the command line asked for, then its summary or run.json. */
+static int run_go(const struct run_cli *r, const char *plan, int argc,
+		  char **argv)
+{
+	_cleanup_free_ char *ksrc = r->ksrc ? strdup(r->ksrc) : NULL;
+	_cleanup_free_ char *report = NULL;
+	struct strv groups = { 0 }, bgroups = { 0 }, owned = { 0 };
+	struct lavaemit_opts lava = { .out = r->lava_out, .url = r->lava_url };
+	struct matrix_outcome out = { 0 };
+	int code;
+
 	/* A path is kept absolute (run.json records it for --resume,
 	 * which may run elsewhere). */
-	for (size_t i = 0; i < group_opt.n; i++)
-		strv_add(&groups, absolute(&owned, group_opt.v[i]));
-	for (size_t i = 0; i < bgroup_opt.n; i++)
-		strv_add(&bgroups, absolute(&owned, bgroup_opt.v[i]));
-	if (base)
-		base = absolute(&owned, base);
-	if (ksrc_opt)
-		ksrc_arg = strdup(ksrc_opt);
+	for (size_t i = 0; i < r->group.n; i++)
+		strv_add(&groups, absolute(&owned, r->group.v[i]));
+	for (size_t i = 0; i < r->bgroup.n; i++)
+		strv_add(&bgroups, absolute(&owned, r->bgroup.v[i]));
 	{
 		struct runprep_args a = {
-			.plan = c < argc ? argv[c] : NULL,
-			.arches = arches.v, .n_arches = arches.n,
+			.plan = plan,
+			.arches = (const char *const *)r->arch.v,
+			.n_arches = r->arch.n,
 			.groups = groups.v, .n_groups = groups.n,
-			.base = base,
+			.base = r->base ? absolute(&owned, r->base) : NULL,
 			.base_groups = bgroups.v, .n_base_groups = bgroups.n,
-			.candidates = cand_opt.v,
-			.n_candidates = cand_opt.n,
-			.ksrc = ksrc_arg, .results = results, .resume = resume,
-			.accel = accel_arg, .uri = uri, .jobs = jobs,
-			.retries = retries, .boots = boots,
-			.rebuild = rebuild, .quiet = json,
-			.lava = lava_out ? &lava : NULL,
-			.shard = shard, .shard_by = shard_by,
-			.distcc = distcc_opt.v, .n_distcc = distcc_opt.n,
+			.candidates = r->cand.v,
+			.n_candidates = r->cand.n,
+			.ksrc = ksrc, .results = r->results,
+			.resume = r->resume, .accel = r->accel, .uri = r->uri,
+			.jobs = r->jobs, .retries = r->retries, .boots = r->boots,
+			.rebuild = r->rebuild, .quiet = r->json,
+			.lava = r->lava_out ? &lava : NULL,
+			.shard = r->shard, .shard_by = r->shard_by,
+			.distcc = r->distcc.v, .n_distcc = r->distcc.n,
 			.argc = argc, .argv = argv,
 		};
 
 		code = runprep_run(&a, &out, &report);
 	}
-	if (!out.run)
-		goto out;
-	if (json)
-		puts(json_object_to_json_string_ext(
-			out.run->doc, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE));
-	else
-		run_summary_print(out.run, report);
-	if (code == BP_EXIT_INTERRUPTED)
-		log_info("interrupted: continue with 'bootproof run --resume %s'",
-			 out.run->dir);
-	run_free(out.run);
-out:
-	free(arches.v);
+	if (out.run) {
+		if (r->json)
+			puts(json_object_to_json_string_ext(
+				out.run->doc, JSON_C_TO_STRING_PRETTY |
+						      JSON_C_TO_STRING_NOSLASHESCAPE));
+		else
+			run_summary_print(out.run, report);
+		if (code == BP_EXIT_INTERRUPTED)
+			log_info("interrupted: continue with 'bootproof run "
+				 "--resume %s'", out.run->dir);
+		run_free(out.run);
+	}
 	free(groups.v);
 	free(bgroups.v);
 	for (size_t i = 0; i < owned.n; i++)
 		free((char *)owned.v[i]);
 	free(owned.v);
+	return code;
+}
+
+int verb_run(int argc, char **argv)
+{
+	struct run_cli r = {
+		.results = "results", .accel = "auto", .retries = 1,
+	};
+	int code;
+	int c = run_parse(&r, argc, argv, &code);
+
+	if (c >= 0)
+		code = run_go(&r, c < argc ? argv[c] : NULL, argc, argv);
+
+	run_cli_done(&r);
 	return code;
 }
