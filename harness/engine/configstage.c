@@ -64,12 +64,12 @@ static void add_argv(struct strbuf *sb, const char *const *argv)
 }
 
 /*
- * Run cmd (its output kept up to 16 MiB); a command that cannot start or
- * does not succeed is an error naming the command, how it ended and the
- * tail of what it said.
+ * Run cmd (its output kept up to 16 MiB), stopped when o->cancel is set
+ * (-EINTR); a command that cannot start or does not succeed is an error
+ * naming the command, how it ended and the tail of what it said.
  */
-static int run(const struct proc_cmd *c, struct proc_result *res,
-	       struct strbuf *err)
+static int run(const struct configstage_opts *o, const struct proc_cmd *c,
+	       struct proc_result *res, struct strbuf *err)
 {
 	struct proc_cmd cmd = *c;
 	const char *const *argv = c->argv;
@@ -77,6 +77,7 @@ static int run(const struct proc_cmd *c, struct proc_result *res,
 	int r;
 
 	cmd.out_max = 16u << 20;
+	cmd.cancel = o->cancel;
 	r = proc_run(&cmd, res);
 	if (r < 0) {
 		if (err) {
@@ -86,6 +87,8 @@ static int run(const struct proc_cmd *c, struct proc_result *res,
 		}
 		return r;
 	}
+	if (res->cancelled)
+		return strbuf_fail(err, -EINTR, "%s: interrupted", argv[0]);
 	if (proc_result_ok(res))
 		return 0;
 	if (err) {
@@ -113,7 +116,7 @@ static int run_make(const struct configstage_opts *o, const char *target1,
 		return -ENOMEM;
 	argv[4] = odir;
 	argv[5] = arch;
-	return run(&(struct proc_cmd){ .argv = argv, .timeout_ms = timeout_ms },
+	return run(o, &(struct proc_cmd){ .argv = argv, .timeout_ms = timeout_ms },
 		   &res, err);
 }
 
@@ -393,7 +396,7 @@ static int helper_get(const struct configstage_opts *o, char **ret,
 	for (size_t i = 0; i < objs.n; i++)
 		argv[n++] = objs.v[i];
 	argv[n] = NULL;
-	r = run(&(struct proc_cmd){ .argv = argv, .cwd = dir,
+	r = run(o, &(struct proc_cmd){ .argv = argv, .cwd = dir,
 				     .timeout_ms = 5 * MIN_MS },
 		&res, err);
 	free(argv);
@@ -456,7 +459,7 @@ static int helper_run(const struct configstage_opts *o, const char *queries,
 	argv[1] = kconfig;
 	argv[2] = dotconfig;
 	argv[3] = NULL;
-	r = run(&(struct proc_cmd){ .argv = argv,
+	r = run(o, &(struct proc_cmd){ .argv = argv,
 				     .cwd = o->odir,
 				     .env = env,
 				     .stdin_data = queries,
@@ -860,7 +863,7 @@ int configstage_run(const struct configstage_opts *o,
 		for (size_t i = 0; i < o->n_groups; i++)
 			argv[n++] = o->groups[i]->file;
 		argv[n] = NULL;
-		r = run(&(struct proc_cmd){ .argv = argv, .cwd = o->odir,
+		r = run(o, &(struct proc_cmd){ .argv = argv, .cwd = o->odir,
 					     .timeout_ms = 5 * MIN_MS },
 			&pr, err);
 		if (r < 0)

@@ -23,6 +23,7 @@
 #ifndef BP_CONFIGSTAGE_H
 #define BP_CONFIGSTAGE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -51,6 +52,9 @@ struct configstage_opts {
 	/* Make the .config only: steps 4 and 5 are skipped (no options in
 	 * the result, no helper run). */
 	bool make_only;
+	/* Set by a signal handler: the running make, script or helper is
+	 * stopped and the stage returns -EINTR.  NULL: never. */
+	volatile sig_atomic_t *cancel;
 };
 
 /* What became of one requested option, or of one line of the base. */
@@ -100,6 +104,7 @@ struct configstage_result {
  *   -EINVAL  bad input: unknown base, unreadable or malformed base file,
  *            a group not for this arch, a path merge_config.sh cannot take;
  *            err says which (file:line for a malformed file)
+ *   -EINTR   o->cancel was set: the running command was stopped
  *   other    infrastructure: make or merge_config.sh failed (err has the
  *            command and the tail of its output), I/O errors
  * A helper that cannot be built or run is not fatal: the options it would

@@ -463,6 +463,7 @@ static int config_run(struct matrix *m, const struct cand *c,
 		.cache = m->o->cache,
 		.datadir = m->o->datadir,
 		.odir = odir,
+		.cancel = m->o->interrupted,
 	};
 	double t0, cpu0;
 	int r = mkdir_p(ws, 0755);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,59 @@ static void test_tree_dirs(void **state)
 	assert_string_equal(ws, want);
 }
 
+/* The dry-run make: ended as proc_run ends a cancelled child when the
+ * stage handed it a flag that is set, else a success that leaves no
+ * .config behind. */
+static int fake_make(const struct proc_cmd *cmd, struct proc_result *ret,
+		     void *opaque)
+{
+	int *n = opaque;
+
+	(*n)++;
+	if (cmd->cancel && *cmd->cancel) {
+		ret->cancelled = true;
+		ret->term_signal = SIGTERM;
+		return 0;
+	}
+	ret->exited = true;
+	return 0;
+}
+
+/* An interrupt stops the stage's running command: -EINTR, said so,
+ * after one command (the first make), with nothing else run. */
+static void test_cancel(void **state)
+{
+	volatile sig_atomic_t flag = SIGINT;
+	_cleanup_free_ char *odir = at("odir"), *ksrc = at("tree");
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct configstage_result *res = NULL;
+	struct configstage_opts o = {
+		.ksrc = ksrc, .arch = "x86_64", .base = "x86_64_defconfig",
+		.odir = odir, .cache = tmp, .datadir = tmp, .cancel = &flag,
+	};
+	_cleanup_free_ char *cfgs = at("tree/arch/x86/configs");
+	int n = 0, r;
+
+	assert_int_equal(mkdir_p(cfgs, 0755), 0);
+	put("tree/arch/x86/configs/x86_64_defconfig", "CONFIG_A=y\n");
+	put("tree/Makefile", "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\n"
+			     "EXTRAVERSION =\n");
+	proc_set_dry_run(fake_make, &n);
+	r = configstage_run(&o, &res, &err);
+	assert_int_equal(r, -EINTR);
+	assert_null(res);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(err.buf, "make: interrupted"));
+	/* no flag set: the same stage goes past that make */
+	flag = 0;
+	n = 0;
+	r = configstage_run(&o, &res, &err);
+	proc_set_dry_run(NULL, NULL);
+	assert_int_not_equal(r, -EINTR);
+	assert_true(n > 1);
+	configstage_result_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_toolchain),
 		cmocka_unit_test(test_store_load),
 		cmocka_unit_test(test_tree_dirs),
+		cmocka_unit_test(test_cancel),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
