@@ -3,12 +3,19 @@
 # netns-farm.sh: two distccd in network namespaces of this machine) is
 # the kernel a local build makes, and boots the same (`make check-distcc`;
 # not in `make check`: two kernel builds, 30 to 60 minutes here):
-#  - `bootproof run demo --arch x86_64 --distcc H1 --distcc H2` with a
-#    new cache (ccache empty: every compile is a miss that goes to the
-#    farm) builds, the build record and run.json name the farm, the
-#    build log says so, and both distccd logs and their own statistics
-#    (distccd --stats) count compiles that succeeded there; the build
-#    log has no "failed to distribute" (distcc compiling here instead);
+#  - `bootproof run demo --arch x86_64 --distcc H1 --distcc H2 --lava-out`
+#    in the farm's client namespace, with a new cache (ccache empty:
+#    every compile is a miss that goes to the farm), configures and
+#    builds without booting; its build record and run.json name the farm,
+#    the build log says so, and both distccd logs and their own
+#    statistics (distccd --stats) count compiles that succeeded there;
+#    the build log has no "failed to distribute" (distcc compiling here
+#    instead);
+#  - the same plan, run outside the namespaces on the same cache, boots
+#    the farm's kernel (its build is reused: the cache is keyed by
+#    .config).  The boot cannot happen inside the client namespace: the
+#    kgdb scenario's gdb reaches QEMU's serial port on 127.0.0.1 of the
+#    machine's own network, which that namespace does not have;
 #  - the same plan built here without distcc, with a new cache of its
 #    own (or the run directory $BP_LOCAL_RUN, when given): the same
 #    .config hash, the same boot verdict, the same scenario results and
@@ -46,7 +53,8 @@ cat >"$D/farm-run.sh" <<EOF
 #!/bin/sh
 set --
 for h in \$DISTCC_FARM; do set -- "\$@" --distcc "\$h"; done
-exec "$BP" run demo --arch x86_64 "\$@" $KSRC_ARG --results "$D/runs-farm"
+exec "$BP" run demo --arch x86_64 "\$@" $KSRC_ARG --results "$D/runs-farm" \
+	--lava-out "$D/lava-farm" --lava-url http://127.0.0.1:1/unused
 EOF
 BOOTPROOF_CACHE=$D/cache-farm "$top/tests/distcc/netns-farm.sh" "$D/farm" --jobs "$J" \
 	sh "$D/farm-run.sh" >"$D/farm.out" 2>"$D/farm.err"
@@ -56,6 +64,14 @@ cat "$D/farm.out"
 echo "on the farm: exit $rc"
 farm=$(ls -d "$D"/runs-farm/*/ 2>/dev/null | head -n 1)
 [ -n "$farm" ] && [ -f "$farm/run.json" ] || { no "no run on the farm"; tail -n 20 "$D/farm.err"; exit 1; }
+
+# 1b. The farm's kernel booted outside the namespaces, from its cache.
+# shellcheck disable=SC2086
+BOOTPROOF_CACHE=$D/cache-farm "$BP" run demo --arch x86_64 $KSRC_ARG \
+	--results "$D/runs-farmboot" >"$D/farmboot.out" 2>"$D/farmboot.err"
+echo "the farm's kernel booted here: exit $?"
+fboot=$(ls -d "$D"/runs-farmboot/*/ 2>/dev/null | head -n 1)
+[ -n "$fboot" ] && [ -f "$fboot/run.json" ] || { no "the farm's kernel did not boot"; tail -n 20 "$D/farmboot.err"; exit 1; }
 
 # 2. Here.
 local=${BP_LOCAL_RUN:-}
@@ -68,14 +84,18 @@ if [ -z "$local" ]; then
 fi
 [ -n "$local" ] && [ -f "$local/run.json" ] || { no "no local run"; exit 1; }
 
-python3 - "$farm" "$local" "$D/farm" <<'PYEOF' || fail=1
+python3 - "$farm" "$local" "$D/farm" "$fboot" <<'PYEOF' || fail=1
 import json, os, re, sys
-farm, here, logs = sys.argv[1:4]
+farm, here, logs, fboot = sys.argv[1:5]
 f = json.load(open(os.path.join(farm, "run.json")))
 l = json.load(open(os.path.join(here, "run.json")))
+g = json.load(open(os.path.join(fboot, "run.json")))
 bad = []
-fb, lb = f["boots"][0], l["boots"][0]
-b = fb["build"]
+b = f["boots"][0]["build"]
+fb, lb = g["boots"][0], l["boots"][0]
+if fb["build"].get("config_hash") != b.get("config_hash") or fb["build"].get("result") != "reused":
+    bad.append("the boot outside the namespaces did not reuse the farm's kernel: build %s, hash %s (farm %s)"
+               % (fb["build"].get("result"), fb["build"].get("config_hash"), b.get("config_hash")))
 hosts = f["host"].get("distcc")
 if not hosts or b.get("distcc") != hosts:
     bad.append("the run does not record the farm: host %r, build %r" % (hosts, b.get("distcc")))
@@ -107,9 +127,9 @@ if fb["verdict"] != lb["verdict"]:
 sc = lambda r: [(s["name"], s["result"]) for s in r.get("scenarios", [])]
 if sc(fb) != sc(lb):
     bad.append("scenarios: farm %s, here %s" % (sc(fb), sc(lb)))
-gv = lambda j: [(g["group"], g["arch"], g["verdict"]) for g in j["groups"]]
-if gv(f) != gv(l):
-    bad.append("groups: farm %s, here %s" % (gv(f), gv(l)))
+gv = lambda j: [(x["group"], x["arch"], x["verdict"]) for x in j["groups"]]
+if gv(g) != gv(l):
+    bad.append("groups: farm %s, here %s" % (gv(g), gv(l)))
 print("config hash %s; verdict %s; scenarios %s" % (b.get("config_hash"), fb["verdict"], sc(fb)))
 print("build time: farm %.0f s (run %s), here %.0f s (run %s): %+.0f%%" % (
     b["seconds"], f["run_id"], lb["build"]["seconds"], l["run_id"],
