@@ -154,9 +154,11 @@ static char *jdup(json_object *j, const char *k)
 
 /*
  * What a complete artifact directory holds: a build (REUSED, its paths) or
- * a failure (FAIL, its error).  False when dir is not complete.
+ * a failure (FAIL, its error).  False when dir is not complete, or was
+ * built from another state of the tree than src_state (when not NULL).
  */
-static bool load_record(const char *dir, struct buildstage_result *r)
+static bool load_record(const char *dir, const char *src_state,
+			struct buildstage_result *r)
 {
 	_cleanup_free_ char *meta = path_join(dir, "build.json");
 	json_object *j, *v;
@@ -164,6 +166,10 @@ static bool load_record(const char *dir, struct buildstage_result *r)
 
 	if (!is_file(meta) || !(j = json_object_from_file(meta)))
 		return false;
+	if (src_state && strcmp(jsonx_str(j, "source_state") ?: "", src_state)) {
+		json_object_put(j);
+		return false;
+	}
 	/* Called again after a build published its record: what the build
 	 * set (kernelrelease) is replaced by the record's. */
 	clear_paths(r);
@@ -441,6 +447,9 @@ static int publish(const struct buildstage_opts *o, const char *obj,
 			       json_object_new_string(ret->hash));
 	json_object_object_add(j, "arch", json_object_new_string(o->arch));
 	json_object_object_add(j, "ksrc", json_object_new_string(o->ksrc));
+	if (o->src_state)
+		json_object_object_add(j, "source_state",
+				       json_object_new_string(o->src_state));
 	json_object_object_add(j, "release", json_object_new_string(o->release));
 	json_object_object_add(j, "kernelrelease",
 			       ret->kernelrelease
@@ -487,7 +496,8 @@ static int publish(const struct buildstage_opts *o, const char *obj,
 	json_object_put(j);
 	if (r < 0)
 		return strbuf_fail(err, r, "%s: %s", meta, strerror(-r));
-	if (o->rebuild)
+	/* Rebuilt: on demand, or from another state of a user's tree. */
+	if (o->rebuild || o->src_state)
 		rm_rf(ret->dir);
 	/* EEXIST/ENOTEMPTY: another identical build got there first. */
 	if (rename(tmp, ret->dir) < 0 && errno != EEXIST && errno != ENOTEMPTY)
@@ -696,7 +706,7 @@ int buildstage_run(const struct buildstage_opts *o,
 
 	/* Built before (perhaps by whoever held the lock)?  Then only its
 	 * log is copied. */
-	if (!o->rebuild && load_record(ret->dir, ret))
+	if (!o->rebuild && load_record(ret->dir, o->src_state, ret))
 		goto reused;
 	r = lock_dir(ws, o->cancel, &lock, err);
 	if (r == -EINTR) {
@@ -706,7 +716,7 @@ int buildstage_run(const struct buildstage_opts *o,
 	}
 	if (r < 0)
 		return r;
-	if (!o->rebuild && load_record(ret->dir, ret))
+	if (!o->rebuild && load_record(ret->dir, o->src_state, ret))
 		goto reused;
 
 	if (asprintf(&tmp, "%s/.tmp-%s-%d", kdir, ret->hash, (int)getpid()) < 0)
@@ -752,7 +762,7 @@ int buildstage_run(const struct buildstage_opts *o,
 	if (ret->status == BUILDSTAGE_PASS) {
 		double secs = ret->seconds, cpu = ret->cpu_seconds;
 
-		if (!load_record(ret->dir, ret)) {
+		if (!load_record(ret->dir, o->src_state, ret)) {
 			r = strbuf_fail(err, -EIO, "%s: incomplete after the build",
 				 ret->dir);
 			goto out;

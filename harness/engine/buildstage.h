@@ -17,6 +17,9 @@
  * way) is kept too, as config, build.log and a build.json saying "fail",
  * and found again as a failure; a cancelled build, a timeout or a make
  * that could not run are not kept.  opts->rebuild ignores what is there.
+ * For a tree the user names, build.json also records the tree's state
+ * (opts->src_state): a record of another state is not reused, so an
+ * edited file is always built.
  *
  * A build happens in one out-of-tree directory per tree and arch,
  *
@@ -71,6 +74,11 @@ struct buildstage_opts {
 	/* Set by a signal handler: make is stopped, result CANCELLED. */
 	volatile sig_atomic_t *cancel;
 	bool rebuild;		/* build even when the .config was built */
+	/* A tree the user names (engine/ksrc: ksrc_state's files): a build
+	 * is reused only when made from this state, else rebuilt (Kbuild
+	 * recompiles what changed) and replaced.  NULL: a tree that never
+	 * changes (bootproof's unpack), the .config alone decides. */
+	const char *src_state;
 	/* A .config to have built in the O= tree before this one (when the
 	 * tree holds another), so that this build's measure is an
 	 * incremental build after it: the matrix gives an "each"

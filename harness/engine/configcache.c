@@ -67,6 +67,8 @@ int configcache_key(const struct configcache_key *k, char *ret)
 	sha256_add_str(&h, k->arch);
 	sha256_add_str(&h, k->base);
 	sha256_add_str(&h, k->toolchain);
+	if (k->src_state)
+		sha256_add_str(&h, k->src_state);
 	if (strchr(k->base, '/'))
 		r = hash_file(&h, k->base);
 	if (r >= 0)

@@ -4,7 +4,8 @@
  * everything the result depends on: the tree (path and release), the arch,
  * the base (its name, and its bytes when it is a file), each group's name,
  * file name and bytes, the compiler and linker Kconfig asks about, and the
- * explain helper's source.  What does not change the key: where the run
+ * explain helper's source, and for a tree the user names the state of
+ * the files Kconfig reads (engine/ksrc).  What does not change the key: where the run
  * directory is, the plan's name, the scenarios, anything outside those
  * inputs (docs/run.md, "Stages").
  *
@@ -33,6 +34,9 @@ struct configcache_key {
 	const char *base;	/* in-tree targets, or a path (has a '/') */
 	const char *toolchain;	/* configcache_toolchain() */
 	const char *helper;	/* the explain helper's source file */
+	/* A user's tree: ksrc_state's kconfig hash (what Kconfig reads);
+	 * NULL for bootproof's unpack, which never changes. */
+	const char *src_state;
 	struct group *const *groups;	/* base groups, then the candidate's */
 	size_t n_groups;
 };

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fts.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,8 +17,10 @@
 #include <unistd.h>
 
 #include "util/cleanup.h"
+#include "util/clock.h"
 #include "util/fileio.h"
 #include "util/paths.h"
+#include "util/sha256.h"
 
 static bool exists_as(const char *dir, const char *rel, mode_t type)
 {
@@ -411,4 +414,109 @@ int ksrc_resolve_from(const char *arg, const char *tarball, const char *cache,
 		return r;
 	*ret = TAKE_PTR(dir);
 	return 0;
+}
+
+/* ------------------------------------------------------------ state */
+
+static int by_name(const FTSENT **a, const FTSENT **b)
+{
+	return strcmp((*a)->fts_name, (*b)->fts_name);
+}
+
+static bool under(const char *rel, const char *dir)
+{
+	return !strncmp(rel, dir, strlen(dir));
+}
+
+/* Does the config stage read rel (make *config, merge_config.sh)? */
+static bool kconfig_input(const char *rel, const char *name)
+{
+	return !strncmp(name, "Kconfig", 7) || !strcmp(rel, "Makefile") ||
+	       under(rel, "arch/x86/configs/") ||
+	       under(rel, "kernel/configs/") || under(rel, "scripts/kconfig/");
+}
+
+static bool own_unpack(const char *dir, const char *cache)
+{
+	_cleanup_free_ char *src = path_join(cache, "src");
+	size_t n = strlen(src);
+
+	return !strncmp(dir, src, n) && dir[n] == '/';
+}
+
+static int walk(const char *dir, struct ksrc_state *st, struct strbuf *err)
+{
+	_cleanup_(sha256_done) struct sha256 all = SHA256_INIT;
+	_cleanup_(sha256_done) struct sha256 kc = SHA256_INIT;
+	char *const roots[] = { (char *)dir, NULL };
+	size_t skip = strlen(dir) + 1;
+	FTS *f;
+	FTSENT *e;
+	int r = sha256_begin(&all);
+
+	if (r >= 0)
+		r = sha256_begin(&kc);
+	if (r < 0)
+		return r;
+	f = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, by_name);
+	if (!f)
+		return strbuf_fail(err, -errno, "%s: %s", dir, strerror(errno));
+	while ((e = fts_read(f))) {
+		char line[64];
+		const char *rel = e->fts_pathlen > skip ? e->fts_path + skip : "";
+
+		switch (e->fts_info) {
+		case FTS_D:
+			if (e->fts_level > 0 && !strcmp(e->fts_name, ".git"))
+				fts_set(f, e, FTS_SKIP);
+			continue;
+		case FTS_F:
+		case FTS_SL:
+		case FTS_SLNONE:
+			break;
+		case FTS_DNR:
+		case FTS_ERR:
+		case FTS_NS:
+			r = strbuf_fail(err, -e->fts_errno, "%s: %s", e->fts_path,
+					strerror(e->fts_errno));
+			fts_close(f);
+			return r;
+		default:
+			continue;
+		}
+		snprintf(line, sizeof(line), "\t%lld\t%lld.%09ld",
+			 (long long)e->fts_statp->st_size,
+			 (long long)e->fts_statp->st_mtim.tv_sec,
+			 e->fts_statp->st_mtim.tv_nsec);
+		sha256_add_str(&all, rel);
+		sha256_add_str(&all, line);
+		if (kconfig_input(rel, e->fts_name)) {
+			sha256_add_str(&kc, rel);
+			sha256_add_str(&kc, line);
+		}
+		st->n_files++;
+	}
+	r = errno ? -errno : 0;
+	fts_close(f);
+	if (r < 0)
+		return strbuf_fail(err, r, "%s: %s", dir, strerror(-r));
+	r = sha256_end_hex(&all, st->files);
+	if (r >= 0)
+		r = sha256_end_hex(&kc, st->kconfig);
+	return r;
+}
+
+int ksrc_state(const char *dir, const char *cache, struct ksrc_state *ret,
+	       struct strbuf *err)
+{
+	double t0 = clock_mono_s();
+	int r;
+
+	*ret = (struct ksrc_state){ 0 };
+	if (own_unpack(dir, cache))
+		return 0;
+	ret->tracked = true;
+	r = walk(dir, ret, err);
+	ret->seconds = clock_mono_s() - t0;
+	return r;
 }

@@ -67,6 +67,31 @@ int ksrc_unpack(const char *tarball, const char *dir, struct strbuf *err);
 int ksrc_resolve(const char *arg, const char *cache, char **ret,
 		 struct strbuf *err);
 
+/*
+ * What a build from a tree the user names depends on besides the .config:
+ * its files.  bootproof's own unpack (under <cache>/src/) never changes,
+ * so its artifacts are keyed by the .config alone; a user's tree (--ksrc,
+ * a developer's checkout) changes between runs, and a kernel built from
+ * it is reused only while the tree is as it was.  The state is a sha256
+ * over every file's path, size and mtime (what Kbuild itself looks at),
+ * in name order, .git left out; kconfig covers only what the config stage
+ * reads (Kconfig*, the top Makefile, arch/x86/configs/, kernel/configs/,
+ * scripts/kconfig/), so editing a .c file keeps the config stage cached.
+ * A run takes it once, when it starts (about a second for a kernel tree).
+ */
+struct ksrc_state {
+	bool tracked;		/* false: bootproof's unpack, hashes empty */
+	char files[65];		/* every file */
+	char kconfig[65];	/* what the config stage reads */
+	size_t n_files;
+	double seconds;		/* the walk's wall time */
+};
+
+/* Fill *ret for dir (cache: bp_cache_dir(), to know bootproof's own
+ * unpack).  0, or -errno with err naming the path that could not be read. */
+int ksrc_state(const char *dir, const char *cache, struct ksrc_state *ret,
+	       struct strbuf *err);
+
 /* ksrc_resolve with another tarball than KSRC_DEFAULT_TARBALL (tests). */
 int ksrc_resolve_from(const char *arg, const char *tarball, const char *cache,
 		      char **ret, struct strbuf *err);

@@ -26,6 +26,7 @@
 #include "engine/configstage.h"
 #include "engine/costs.h"
 #include "engine/image.h"
+#include "engine/ksrc.h"
 #include "engine/lavaemit.h"
 #include "engine/plangroups.h"
 #include "engine/progress.h"
@@ -79,6 +80,7 @@ struct matrix {
 	const struct matrix_stage_ops *stages;
 	void *stages_ud;
 	char *toolchain;	/* gcc and ld versions, for the config key */
+	struct ksrc_state src;	/* a user's tree as it is now (engine/ksrc) */
 	double *boot_s;		/* wall seconds of this run's boots, for the
 				 * ETA */
 	size_t n_boot_s;
@@ -438,6 +440,7 @@ static bool config_key(struct matrix *m, const struct cand *c, char *ret)
 	if (!m->toolchain)
 		m->toolchain = configcache_toolchain();
 	k.toolchain = m->toolchain;
+	k.src_state = m->src.tracked ? m->src.kconfig : NULL;
 	return configcache_key(&k, ret) == 0;
 }
 
@@ -648,6 +651,7 @@ static unsigned stage_build(void *ud, const struct matrix_stage *st,
 		.distcc_hosts = m->o->distcc_hosts,
 		.distcc_slots = m->o->distcc_slots,
 		.rebuild = m->o->rebuild,
+		.src_state = m->src.tracked ? m->src.files : NULL,
 		.cancel = m->o->interrupted,
 		.on_line = on_make_line,
 		.ud = m,
@@ -1217,6 +1221,20 @@ static void plan_builds(struct matrix *m, size_t *order)
 
 /* The run directory (new, or the one resumed) with the host and plan
  * recorded, and a stub record per candidate. */
+/* run.json's plan.ksrc_state: the state of a user's tree the run built. */
+static json_object *src_state_json(const struct ksrc_state *st)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "files", json_object_new_int64(
+						    (int64_t)st->n_files));
+	json_object_object_add(j, "state", json_object_new_string(st->files));
+	json_object_object_add(j, "kconfig_state",
+			       json_object_new_string(st->kconfig));
+	json_object_object_add(j, "seconds", json_object_new_double(st->seconds));
+	return j;
+}
+
 static int open_run(struct matrix *m, struct strbuf *err)
 {
 	const struct matrix_opts *o = m->o;
@@ -1249,6 +1267,9 @@ static int open_run(struct matrix *m, struct strbuf *err)
 					      o->ksrc, o->release));
 	json_object_object_add(m->run->doc, "shard",
 			       json_object_get(m->shard_rec));
+	if (m->src.tracked)
+		json_object_object_add(jsonx_get(m->run->doc, "plan"),
+				       "ksrc_state", src_state_json(&m->src));
 	for (size_t i = 0; i < m->n_cands; i++) {
 		struct cand *c = &m->cands[i];
 		_cleanup_free_ char *why = NULL;
@@ -1297,7 +1318,9 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 			    "line without base, and no group)",
 			    o->plan->file);
 	}
-	r = assign_shards(&m, err);
+	r = ksrc_state(o->ksrc, o->cache, &m.src, err);
+	if (r >= 0)
+		r = assign_shards(&m, err);
 	if (r >= 0)
 		r = open_run(&m, err);
 	if (r < 0) {

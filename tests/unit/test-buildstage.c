@@ -23,6 +23,7 @@
 #include "adapters/proc.h"
 #include "engine/buildstage.h"
 #include "util/fileio.h"
+#include "util/jsonx.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 
@@ -205,6 +206,58 @@ static void test_no_modules(void **state)
 	assert_string_equal(fm.calls.buf, "olddefconfig\nbzImage\n");
 	assert_null(r.modules);
 	assert_true(exists(r.dir, "bzImage"));
+	buildstage_result_done(&r);
+	strbuf_release(&fm.calls);
+}
+
+/* A user's tree (src_state set): its build is reused only from the same
+ * state; after an edit the same .config is built again (make runs, and
+ * Kbuild recompiles what changed) and its record replaced, so the next
+ * run of the edited tree reuses the new kernel, not the old one. */
+static void test_src_state(void **state)
+{
+	_cleanup_free_ char *cfg = path_join(dir, "src.config");
+	_cleanup_free_ char *meta = NULL;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fake_make fm = { .calls = STRBUF_INIT };
+	struct buildstage_opts o = opts(cfg);
+	struct buildstage_result r;
+	json_object *j;
+
+	put(cfg, "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\n# src\n");
+	proc_set_dry_run(fake_make, &fm);
+	o.src_state = "1111";
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_PASS);
+	buildstage_result_done(&r);
+
+	fm.n = 0;
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_REUSED);
+	assert_int_equal(fm.n, 0);
+	buildstage_result_done(&r);
+
+	o.src_state = "2222";			/* a file was edited */
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_PASS);
+	assert_false(r.reused);
+	assert_int_equal(fm.n, 2);
+	meta = path_join(r.dir, "build.json");
+	buildstage_result_done(&r);
+	assert_non_null(j = json_object_from_file(meta));
+	assert_string_equal(jsonx_str(j, "source_state"), "2222");
+	json_object_put(j);
+
+	fm.n = 0;
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_REUSED);
+	assert_int_equal(fm.n, 0);
+	buildstage_result_done(&r);
+
+	/* bootproof's own tree (no state): the .config alone decides. */
+	o.src_state = NULL;
+	assert_int_equal(buildstage_run(&o, &r, &err), 0);
+	assert_int_equal(r.status, BUILDSTAGE_REUSED);
 	buildstage_result_done(&r);
 	strbuf_release(&fm.calls);
 }
@@ -406,6 +459,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_no_modules),
+		cmocka_unit_test(test_src_state),
 		cmocka_unit_test(test_distcc),
 		cmocka_unit_test(test_fail),
 		cmocka_unit_test(test_after),

@@ -172,6 +172,8 @@ static void test_key_changes(void **state)
 	CHANGED(base, "tinyconfig+kvm_guest.config");
 	CHANGED(toolchain, "gcc (Debian 15.1.0-1) 15.1.0\nGNU ld 2.44\n");
 	CHANGED(n_groups, 1);
+	/* A user's tree whose Kconfig files changed. */
+	CHANGED(src_state, "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
 #undef CHANGED
 	/* The groups' order. */
 	{

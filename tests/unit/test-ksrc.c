@@ -525,6 +525,75 @@ static void test_resolve_tarball(void **state)
 	assert_non_null(strstr(err.buf, "make setup"));
 }
 
+/* The state of a tree: what a build from a user's tree is keyed by. */
+static void state_of(const char *t, const char *cache, struct ksrc_state *st)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(ksrc_state(t, cache, st, &err), 0);
+}
+
+/* Editing a .c file changes the tree's state but not what Kconfig
+ * reads; editing a Kconfig changes both; .git is not looked at; an
+ * unchanged tree keeps its state; bootproof's own unpack has none. */
+static void test_state(void **state)
+{
+	_cleanup_free_ char *t = make_tree("state-tree");
+	_cleanup_free_ char *cache = at("state-cache");
+	_cleanup_free_ char *c = path_join(t, "init/main.c");
+	_cleanup_free_ char *own = at("state-cache/src/linux-source-6.12");
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct ksrc_state a, b;
+
+	put(t, "init/main.c", "int main;\n");
+	put(t, ".git/HEAD", "ref: refs/heads/main\n");
+	set_mtime(c, 1700000000);
+	state_of(t, cache, &a);
+	assert_true(a.tracked);
+	assert_int_equal(a.n_files, 7);	/* TREE's six files and main.c */
+	assert_int_equal(strlen(a.files), 64);
+	state_of(t, cache, &b);
+	assert_string_equal(a.files, b.files);
+	assert_string_equal(a.kconfig, b.kconfig);
+
+	put(t, ".git/HEAD", "ref: refs/heads/other\n");
+	state_of(t, cache, &b);
+	assert_string_equal(a.files, b.files);
+
+	set_mtime(c, 1700000001);		/* touched */
+	state_of(t, cache, &b);
+	assert_string_not_equal(a.files, b.files);
+	assert_string_equal(a.kconfig, b.kconfig);
+
+	a = b;
+	put(t, "init/main.c", "int main; int x;\n");	/* same second, new size */
+	set_mtime(c, 1700000001);
+	state_of(t, cache, &b);
+	assert_string_not_equal(a.files, b.files);
+
+	a = b;
+	put(t, "init/Kconfig", "config FOO\n\tbool\n");
+	state_of(t, cache, &b);
+	assert_string_not_equal(a.files, b.files);
+	assert_string_not_equal(a.kconfig, b.kconfig);
+
+	/* A tree bootproof unpacked under its cache never changes. */
+	assert_int_equal(mkdir_p(own, 0755), 0);
+	state_of(own, cache, &b);
+	assert_false(b.tracked);
+	assert_string_equal(b.files, "");
+
+	/* An unreadable directory is an error naming it. */
+	if (geteuid() != 0) {
+		_cleanup_free_ char *d = path_join(t, "init");
+
+		assert_int_equal(chmod(d, 0), 0);
+		assert_true(ksrc_state(t, cache, &b, &err) < 0);
+		assert_non_null(strstr(err.buf, d));
+		assert_int_equal(chmod(d, 0755), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_unpack_refused),
 		cmocka_unit_test(test_resolve_arg),
 		cmocka_unit_test(test_resolve_tarball),
+		cmocka_unit_test(test_state),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
