@@ -64,6 +64,13 @@ int ksrc_check(const char *dir, struct strbuf *err)
 	return 0;
 }
 
+bool ksrc_looks_like(const char *dir)
+{
+	return exists_as(dir, "Makefile", S_IFREG) &&
+	       exists_as(dir, "Kconfig", S_IFREG) &&
+	       exists_as(dir, "arch/x86/Kconfig", S_IFREG);
+}
+
 /* "VERSION = 6" -> "6" (trimmed), from the first lines of the Makefile. */
 static bool makefile_var(const char *text, const char *var, char *out,
 			 size_t outsz)

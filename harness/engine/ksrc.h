@@ -32,6 +32,10 @@
  */
 int ksrc_check(const char *dir, struct strbuf *err);
 
+/* Does dir look like a kernel tree (Makefile, Kconfig, arch/x86/Kconfig),
+ * clean or not?  For `bootproof run` started inside one. */
+bool ksrc_looks_like(const char *dir);
+
 /*
  * The tree's release from its Makefile ("6.12.118", with EXTRAVERSION
  * appended when set).  Returns 0 and a malloc'd string in *ret, -EINVAL

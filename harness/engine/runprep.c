@@ -171,6 +171,12 @@ static int find_ksrc(const char *ksrc_arg, const char *cache, char **ret_ksrc,
 						      KSRC_DEFAULT_TARBALL);
 	int r;
 
+	/* Started inside a kernel tree: that tree (a developer's loop). */
+	if (!ksrc_arg && ksrc_looks_like(".")) {
+		ksrc_arg = ".";
+		log_info("kernel tree: the current directory (--ksrc DIR "
+			 "names another)");
+	}
 	if (!ksrc_arg && unpack &&
 	    !ksrc_is_unpacked(KSRC_DEFAULT_TARBALL, unpack))
 		log_info("unpacking %s into %s (once; a minute or two)",

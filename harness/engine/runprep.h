@@ -31,7 +31,9 @@ struct runprep_args {
 	size_t n_base_groups;
 	const char *const *candidates; /* --candidates: replace the plan's */
 	size_t n_candidates;
-	const char *ksrc;	/* NULL: the resumed run's, else the tarball */
+	const char *ksrc;	/* NULL: the resumed run's, else the current
+			 * directory when it is a kernel tree, else the
+			 * tarball */
 	const char *results;	/* where run directories go (required) */
 	const char *resume;	/* a run directory to continue */
 	const char *accel;	/* "auto", "kvm", "tcg" (required) */

@@ -9,6 +9,40 @@
 #include "util/jsonx.h"
 #include "util/strbuf.h"
 
+/* "  41.0 s" (9 wide) from o's key, or "-" when it has none. */
+static void put_seconds(json_object *o, const char *key)
+{
+	double s;
+
+	if (o && jsonx_num(o, key, &s))
+		printf(" %7.1f s", s);
+	else
+		printf(" %9s", "-");
+}
+
+/* How long each candidate's stages took: config, build (and whether it
+ * was built or reused), boot (and its verdict). */
+static void print_times(json_object *boots)
+{
+	size_t n = boots ? json_object_array_length(boots) : 0;
+
+	if (!n)
+		return;
+	printf("\n%-24s %9s %9s %-7s %9s\n", "candidate", "config", "build",
+	       "", "boot");
+	for (size_t i = 0; i < n; i++) {
+		json_object *b = json_object_array_get_idx(boots, i);
+		json_object *build = jsonx_get(b, "build");
+
+		printf("%-24s", jsonx_text(jsonx_get(b, "candidate"), "id") ?: "?");
+		put_seconds(jsonx_get(b, "config"), "seconds");
+		put_seconds(build, "seconds");
+		printf(" %-7s", jsonx_text(build, "result") ?: "");
+		put_seconds(b, "elapsed_s");
+		printf(" %s\n", jsonx_text(b, "verdict") ?: "");
+	}
+}
+
 void run_summary_print(const struct run *run, const char *report)
 {
 	json_object *groups = jsonx_get(run->doc, "groups");
@@ -65,6 +99,7 @@ void run_summary_print(const struct run *run, const char *report)
 			       "bootproof bisect %s\n", run->dir);
 			break;
 		}
+	print_times(jsonx_get(run->doc, "boots"));
 	costs = jsonx_get(run->doc, "costs");
 	if (costs && json_object_array_length(costs)) {
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
