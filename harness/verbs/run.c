@@ -100,7 +100,8 @@ static int run_parse(struct run_cli *r, int argc, char **argv, int *ret_code)
 			 "base, each or all (repeatable; replaces the\n"
 			 "plan's)"),
 		OPT_STRING(0, "ksrc", &r->ksrc, "DIR",
-			   "kernel tree (default: " KSRC_DEFAULT_TARBALL "\n"
+			   "kernel tree (default: the current directory\n"
+			   "when it is one, else " KSRC_DEFAULT_TARBALL "\n"
 			   "unpacked once into the cache)"),
 		OPT_STRING(0, "results", &r->results, "DIR",
 			   "where run directories go (default: results)"),
@@ -126,7 +127,8 @@ static int run_parse(struct run_cli *r, int argc, char **argv, int *ret_code)
 			 "\"boots\", else 1)"),
 		OPT_FLAG(0, "rebuild", &r->rebuild,
 			 "build every candidate again, even when the cache\n"
-			 "has its .config built (e.g. after editing the tree)"),
+			 "has its .config built (an edited --ksrc tree is\n"
+			 "noticed without it)"),
 		OPT_STRING(0, "lava-out", &r->lava_out, "DIR",
 			   "configure and build here, then write each\n"
 			   "candidate's LAVA job and files into DIR instead\n"
