@@ -57,6 +57,7 @@ struct bootrec {
 	size_t n_allowed;
 	json_object *scenarios;	/* taken: bootrec_scenario_json objects */
 	json_object *files;	/* taken */
+	json_object *timeline;	/* taken: timeline_json(); NULL: null */
 };
 
 /* The record (docs/results.md, BOOT), without run-specific members. */

@@ -86,6 +86,7 @@ struct session {
 	char *xml;
 	unsigned timeout_s, heavy;
 	char started[32];
+	struct timeline tl;	/* where the time went (run.json "timeline") */
 };
 
 static void iso_now(char *buf, size_t n)
@@ -113,6 +114,12 @@ static void progress(struct session *s, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The next phase of the boot's timeline begins now. */
+static void phase(struct session *s, const char *name)
+{
+	timeline_begin(&s->tl, name, clock_mono_ms());
+}
+
 static bool wants(const struct session *s, const char *name)
 {
 	for (size_t i = 0; i < s->n_scen; i++)
@@ -133,8 +140,10 @@ static void on_line(const struct console_line *l, bool agent, void *ud)
 	 * the agent's output is not a panic. */
 	if (!s->panic_at && !strncmp(t, "Kernel panic - not syncing", 26))
 		s->panic_at = clock_mono_ms();
-	if (agent && s->t_done < 0 && bootlog_agent_said_done(s->bl))
+	if (agent && s->t_done < 0 && bootlog_agent_said_done(s->bl)) {
 		s->t_done = clock_mono_ms();
+		phase(s, "power-off");
+	}
 	/* Only the agent's lines (bootlog.h) say the agent is ready. */
 	if (agent && s->kgdb_wanted && strstr(t, BP_KGDB_READY))
 		s->kgdb_ready = true;
@@ -150,6 +159,21 @@ static void on_milestone(const struct console_milestone_event *ev, void *ud)
 
 	if (ev->milestone == CONSOLE_MS_INIT_STARTED && s->t_init < 0)
 		s->t_init = clock_mono_ms();
+	/* Each reached once a boot (console.h); the timeline's phases are
+	 * named after what they wait for. */
+	switch (ev->milestone) {
+	case CONSOLE_MS_KERNEL_BANNER:
+		phase(s, "kernel");
+		break;
+	case CONSOLE_MS_INIT_STARTED:
+		phase(s, s->req->initrd ? "initrd" : "init");
+		break;
+	case CONSOLE_MS_KTAP_START:
+		phase(s, "agent");
+		break;
+	default:
+		break;
+	}
 	progress(s, "%s", console_milestone_name(ev->milestone));
 	s->updated = true;
 }
@@ -166,8 +190,23 @@ static void on_problem(const struct console_problem *p, void *ud)
 static void on_ktap(const struct ktap_event *ev, void *ud)
 {
 	struct session *s = ud;
+	char name[TIMELINE_NAME_MAX];
 
+	if (ev->type == KTAP_EV_TEST_START && ev->test->depth == 1 &&
+	    ev->test->name) {
+		snprintf(name, sizeof(name), "scenario %s", ev->test->name);
+		phase(s, name);
+	}
 	if (ev->type == KTAP_EV_TEST_DONE && ev->test->depth == 1) {
+		/* A scenario named only by its result line: the time since
+		 * the last phase began was its. */
+		snprintf(name, sizeof(name), "scenario %s",
+			 ev->test->name ? ev->test->name : "?");
+		if (s->t_done < 0 && timeline_open(&s->tl) &&
+		    strcmp(timeline_open(&s->tl), name))
+			timeline_rename(&s->tl, name);
+		if (s->t_done < 0)
+			phase(s, "agent");
 		progress(s, "scenario %s: %s%s%s", ev->test->name,
 			 ktap_status_name(ev->test->status),
 			 ev->test->reason ? ": " : "",
@@ -306,6 +345,7 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 		.end_reason = s->end_reason,
 		.allowed = r->allowed,
 		.n_allowed = r->n_allowed,
+		.timeline = timeline_json(&s->tl),
 	};
 
 	sc = json_object_new_array();
@@ -765,6 +805,7 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 	};
 	bootlog_finish(s->bl);
 	bootlog_decide(s->bl, &ctx, &v);
+	timeline_end(&s->tl, clock_mono_ms());
 
 	ret->verdict = v.verdict;
 	ret->retryable = s->qemu_crashed && v.verdict == VERDICT_INFRA;
@@ -837,6 +878,11 @@ static int boot_attempt(const struct boot_request *req_in,
 	if (!req.ops)
 		req.ops = &virt_domain_ops;
 	s.t0 = clock_mono_ms();
+	if (req.timeline)
+		s.tl = *req.timeline;
+	else
+		timeline_init(&s.tl, s.t0);
+	phase(&s, "stage");
 	iso_now(s.started, sizeof(s.started));
 	s.bl = bootlog_new(&bops, &s);
 	if (!s.bl)
@@ -867,6 +913,7 @@ static int boot_attempt(const struct boot_request *req_in,
 	if (req.image)
 		s.channel_path = path_join(req.stage_dir, "channel.log");
 
+	phase(&s, "define");
 	for (int attempt = 0; attempt < 3; attempt++) {
 		struct domxml_spec spec = {
 			.name = req.name,
@@ -912,6 +959,7 @@ static int boot_attempt(const struct boot_request *req_in,
 		strbuf_reset(&err);
 		progress(&s, "starting %s guest %s (%s)", bp_arch_name(req.arch),
 			 req.name, bp_accel_name(req.accel));
+		phase(&s, "start");
 		e = req.ops->start(req.uri, s.xml, &s.g, &err);
 		if (e == 0)
 			break;
@@ -925,8 +973,17 @@ static int boot_attempt(const struct boot_request *req_in,
 		goto out;
 	}
 	s.t0 = clock_mono_ms();
+	/* Until the kernel's first line: the firmware, and the kernel's
+	 * own start before its serial console is up. */
+	phase(&s, "firmware");
 	follow(&s);
+	/* The guest has ended: what is left is ours. */
+	phase(&s, "teardown");
 	read_channel(&s);
+	req.ops->free(s.g);
+	s.g = NULL;
+	rm_rf(req.stage_dir);
+	timeline_end(&s.tl, clock_mono_ms());
 	finish(&s, s.end, NULL, ret);
 out:
 	if (s.g)

@@ -24,6 +24,7 @@
 
 #include "adapters/virt.h"
 #include "core/domxml.h"
+#include "core/timeline.h"
 #include "core/verdict.h"
 
 struct boot_request {
@@ -54,6 +55,9 @@ struct boot_request {
 	 * times; each earlier attempt is kept (see boot_run). */
 	unsigned retries;
 	bool quiet;		/* no progress lines on stderr */
+	/* The phases before the boot (engine/bootprep's), copied into each
+	 * attempt's timeline; NULL: the timeline starts with the boot. */
+	const struct timeline *timeline;
 	/* Called with the record so far whenever something was learnt
 	 * (milestone, scenario result), so the caller can save it. */
 	void (*on_update)(void *ud, json_object *record);

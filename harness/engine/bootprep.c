@@ -18,6 +18,7 @@
 #include "engine/report.h"
 #include "util/interrupt.h"
 #include "util/jsonx.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
@@ -235,6 +236,8 @@ int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret)
 	int e;
 
 	*ret = (struct bootprep){ 0 };
+	timeline_init(&ret->timeline, clock_mono_ms());
+	timeline_begin(&ret->timeline, "check", clock_mono_ms());
 	e = prep_kernel(a, ret);
 	if (e >= 0)
 		e = prep_files(a, ret);
@@ -248,6 +251,7 @@ int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret)
 	}
 	with_agent = strcmp(a->scenarios, "none") != 0;
 
+	timeline_begin(&ret->timeline, "accelerator", clock_mono_ms());
 	e = guesthost_accel(a->accel, NULL, &ret->req.accel, ret->accel_reason,
 			    sizeof(ret->accel_reason));
 	if (e < 0) {
@@ -257,6 +261,7 @@ int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret)
 	ret->req.uri = guesthost_uri(a->uri);
 
 	if (with_agent) {
+		timeline_begin(&ret->timeline, "image", clock_mono_ms());
 		e = prep_image(ret);
 		if (e < 0)
 			return e;
@@ -329,6 +334,7 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 	struct boot_outcome out;
 	int c, e;
 
+	timeline_begin(&p->timeline, "run directory", clock_mono_ms());
 	e = run_open(results, bp_arch_name(p->req.arch), "boot", argc, argv,
 		     &run);
 	if (e < 0)
@@ -349,6 +355,7 @@ int bootprep_boot(struct bootprep *p, const char *results, int argc,
 	p->req.quiet = quiet;
 	p->req.on_update = on_update;
 	p->req.ud = run;
+	p->req.timeline = &p->timeline;
 	e = boot_run(&p->req, &out);
 	if (e < 0) {
 		log_error_errno(e, "boot");

@@ -52,6 +52,9 @@ struct bootprep {
 	char *kernel_abs, *initrd, *config, *vmlinux, *modules, *allow_buf;
 	const char *allowed[BOOTPREP_MAX_ALLOWED];
 	struct image_result image;
+	/* From bootprep_prepare's start: checks, accelerator, image, run
+	 * directory; engine/boot adds the boot's phases (req.timeline). */
+	struct timeline timeline;
 };
 
 /*

@@ -3,6 +3,7 @@
  * bootproof boot --kernel PATH [--arch A] [--initrd PATH] [--vmlinux PATH]
  *     [--config PATH] [--cmdline ARGS] [--scenarios LIST] [--accel MODE]
  *     [--timeout S] [--retries N] [--allow KINDS] [--results DIR] [--connect URI] [--json]
+ *     [--verbose]
  *
  * Boot any x86 kernel under libvirt with the bootproof agent as init and
  * report the verdict and each scenario's result.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "bootproof.h"
+#include "core/timeline.h"
 #include "engine/bootprep.h"
 #include "engine/lavaemit.h"
 #include "util/jsonx.h"
@@ -24,7 +26,7 @@ struct bopts {
 	const char *scenarios, *accel, *results, *uri, *arch;
 	const char *allow, *lava_out, *lava_url;
 	unsigned timeout, memory, cpus, retries;
-	bool json;
+	bool json, verbose;
 };
 
 /* Each kernel problem by its title, and what the agent said of kmemleak
@@ -90,6 +92,16 @@ static void summary(json_object *rec, const char *dir)
 	printf("results: %s/\n", dir);
 }
 
+static void print_timeline(json_object *rec)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	if (timeline_format(jsonx_get(rec, "timeline"), &sb) == 0)
+		fputs(sb.buf, stdout);
+	else
+		puts("timeline: none recorded");
+}
+
 /* The options into o: the index of the first positional argument, or a
  * negative value for opts_exit_code(). */
 static int parse_options(struct bopts *o, int argc, char **argv)
@@ -139,6 +151,9 @@ static int parse_options(struct bopts *o, int argc, char **argv)
 		OPT_STRING(0, "lava-url", &o->lava_url, "URL",
 			   "the URL DIR is served at (with --lava-out)"),
 		OPT_FLAG(0, "json", &o->json, "print run.json on stdout"),
+		OPT_FLAG(0, "verbose", &o->verbose,
+			 "also print where the time went (run.json's\n"
+			 "timeline: each phase and its seconds)"),
 		OPT_END(),
 	};
 	const struct opts_cmd cmd = {
@@ -226,6 +241,8 @@ int verb_boot(int argc, char **argv)
 					  JSON_C_TO_STRING_NOSLASHESCAPE));
 	else
 		summary(record, run->dir);
+	if (o.verbose && !o.json)
+		print_timeline(record);
 	run_free(run);
 	return c;
 }

@@ -290,6 +290,23 @@ static json_object *scenario(json_object *rec, const char *name)
 	return NULL;
 }
 
+/* The record's timeline has these phases (comma-separated) in this
+ * order, each closed, and a total. */
+static void assert_timeline(json_object *rec, const char *want)
+{
+	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
+	json_object *tl = jsonx_get(rec, "timeline");
+
+	for (size_t i = 0; i < jsonx_len(tl, "phases"); i++) {
+		json_object *p = jsonx_at(tl, "phases", i);
+
+		strbuf_addf(&names, "%s%s", i ? "," : "", jsonx_str(p, "phase"));
+		assert_non_null(jsonx_get(p, "seconds"));
+	}
+	assert_string_equal(names.buf, want);
+	assert_non_null(jsonx_get(tl, "total_s"));
+}
+
 /* A real agent run (tests/data/boot/): every scenario's result, the kgdb
  * skip reason, and an agent asked for a scenario it never reported. */
 static void test_agent_run(void **state)
@@ -322,6 +339,14 @@ static void test_agent_run(void **state)
 	assert_non_null(strstr(f.xml, "root.qcow2"));
 	assert_non_null(strstr(jsonx_text(o.record, "cmdline"),
 			       "init=/bootproof/agent"));
+	assert_timeline(o.record,
+			"stage,define,start,firmware,kernel,init,agent,"
+			"scenario boot,agent,scenario bpf,agent,"
+			"scenario cgroups,agent,scenario userfaultfd,agent,"
+			/* kgdb skipped by its result line alone: the
+			 * time after mm's result was its */
+			"scenario mm,scenario kgdb,agent,power-off,"
+			"teardown");
 	json_object_put(o.record);
 	free(f.xml);
 
