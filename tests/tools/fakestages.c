@@ -7,10 +7,8 @@
  * harness/main.c and the library with
  *
  *	-Wl,--wrap=matrix_run: the real matrix with these stages;
- *	-Wl,--wrap=ksrc_resolve,--wrap=ksrc_release,--wrap=ksrc_is_unpacked,
- *	--wrap=ksrc_state:
- *		the tree is FAKE_KSRC, Linux FAKE_RELEASE, never unpacked,
- *		never changing;
+ *	-Wl,--wrap=ksrc_resolve,--wrap=ksrc_release,--wrap=ksrc_is_unpacked:
+ *		the tree is FAKE_KSRC, Linux FAKE_RELEASE, never unpacked;
  *	-Wl,--wrap=guesthost_accel: TCG, without a probe guest.
  *
  * Stages: the config is one line per group of the candidate (so its hash
@@ -26,7 +24,6 @@
 #include "core/arch.h"
 #include "core/matrixrec.h"
 #include "engine/guesthost.h"
-#include "engine/ksrc.h"
 #include "engine/matrix.h"
 #include "util/fileio.h"
 #include "util/jsonx.h"
@@ -45,8 +42,6 @@ int __wrap_ksrc_resolve(const char *arg, const char *cache, char **ret,
 			struct strbuf *err);
 int __wrap_ksrc_release(const char *dir, char **ret);
 bool __wrap_ksrc_is_unpacked(const char *tarball, const char *dir);
-int __wrap_ksrc_state(const char *dir, const char *cache,
-		      struct ksrc_state *ret, struct strbuf *err);
 int __wrap_guesthost_accel(const char *mode,
 			   const struct accel_probe_opts *probe,
 			   enum bp_accel *ret, char *reason, size_t n);
@@ -177,13 +172,6 @@ int __wrap_ksrc_release(const char *dir, char **ret)
 bool __wrap_ksrc_is_unpacked(const char *tarball, const char *dir)
 {
 	return true;
-}
-
-int __wrap_ksrc_state(const char *dir, const char *cache,
-		      struct ksrc_state *ret, struct strbuf *err)
-{
-	*ret = (struct ksrc_state){ .tracked = false };
-	return 0;
 }
 
 int __wrap_guesthost_accel(const char *mode,
