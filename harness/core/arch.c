@@ -14,12 +14,16 @@ const char *const bp_arch_names[BP_ARCH_COUNT + 1] = {
 	[BP_ARCH_COUNT] = NULL,
 };
 
+/* Debian's qemu-system-data ships it. */
+#define BP_QBOOT_ROM "/usr/share/qemu/qboot.rom"
+
 static const struct bp_arch_info arches[BP_ARCH_COUNT] = {
 	[BP_ARCH_X86_64] = {
 		.is_64bit = true, .cc_flag = "-m64",
 		.elf_class = ELFCLASS64, .elf_machine = EM_X86_64,
 		.elf_machine_name = "x86-64", .libvirt_arch = "x86_64",
 		.qemu_system = "qemu-system-x86_64", .qemu_user = "qemu-x86_64",
+		.fast_firmware = BP_QBOOT_ROM,
 	},
 	[BP_ARCH_I386] = {
 		.is_64bit = false, .cc_flag = "-m32",
@@ -27,6 +31,7 @@ static const struct bp_arch_info arches[BP_ARCH_COUNT] = {
 		.elf_machine_name = "i386", .libvirt_arch = "i686",
 		.qemu_system = "qemu-system-i386", .qemu_user = "qemu-i386",
 		.tcg_cpu_model = "coreduo",
+		.fast_firmware = BP_QBOOT_ROM,
 	},
 };
 

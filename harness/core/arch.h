@@ -46,6 +46,14 @@ struct bp_arch_info {
 	 * Intel Core Duo is SMP-capable and has PAE, NX and SSE3.
 	 */
 	const char *tcg_cpu_model;
+	/*
+	 * The firmware of a direct kernel boot, when the host has it: QEMU's
+	 * qboot, which only hands the kernel QEMU's fw_cfg tables (E820,
+	 * ACPI) and jumps to it, where SeaBIOS (QEMU's default) runs a POST
+	 * that costs seconds under TCG.  A host without the file boots with
+	 * QEMU's default.
+	 */
+	const char *fast_firmware;
 };
 
 /* The facts of a, or NULL when a is out of range. */

@@ -87,6 +87,12 @@ static void devices(struct w *w, const struct domxml_spec *s,
 		end(w);
 	}
 
+	/* libvirt adds a USB controller to a "pc" machine unless told. */
+	start(w, "controller");
+	attr(w, "type", "usb");
+	attr(w, "model", "none");
+	end(w);
+
 	/* ttyS0: the console, read through virDomainOpenConsole. */
 	start(w, "serial");
 	attr(w, "type", "pty");
@@ -206,6 +212,14 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	if (xmlTextWriterWriteString(w.x, BAD_CAST "hvm") < 0)
 		w.bad = 1;
 	end(&w);
+	if (s->firmware) {
+		start(&w, "loader");
+		attr(&w, "readonly", "yes");
+		attr(&w, "type", "rom");
+		if (xmlTextWriterWriteString(w.x, BAD_CAST s->firmware) < 0)
+			w.bad = 1;
+		end(&w);
+	}
 	text_el(&w, "kernel", s->kernel);
 	if (s->initrd)
 		text_el(&w, "initrd", s->initrd);

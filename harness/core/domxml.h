@@ -7,7 +7,8 @@
  * collide between parallel runs comes from the caller (derived from the
  * run id), so two runs never share one.  The guest gets: direct kernel boot
  * (kernel, optional initrd, command line), ACPI and APIC (without them the
- * guest cannot power off), the root disk as a qcow2 overlay on virtio-blk,
+ * guest cannot power off), the firmware the caller names, no USB
+ * controller (nothing of the guest uses one; QEMU's UHCI costs boot time), the root disk as a qcow2 overlay on virtio-blk,
  * virtio-net on an unattached tap (the guest reaches nothing), virtio-rng,
  * a virtio console and a virtio-serial channel, the serial console on
  * ttyS0 (a pty that the harness reads through virDomainOpenConsole), an
@@ -40,6 +41,9 @@ struct domxml_spec {
 	unsigned vcpus;		/* 0: DOMXML_VCPUS_DEFAULT */
 	const char *kernel;	/* required */
 	const char *initrd;	/* optional */
+	/* The firmware ROM (<loader type="rom">), NULL: QEMU's default
+	 * (SeaBIOS).  See struct bp_arch_info's fast_firmware. */
+	const char *firmware;
 	const char *cmdline;	/* optional */
 	const char *disk;	/* qcow2 overlay on virtio-blk (vda), optional */
 	int kgdb_port;		/* > 0: ttyS1 as TCP server 127.0.0.1:port */

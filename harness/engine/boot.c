@@ -871,6 +871,7 @@ static int boot_attempt(const struct boot_request *req_in,
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	_cleanup_free_ char *kernel = NULL, *initrd = NULL, *disk = NULL;
 	_cleanup_free_ char *xml_path = NULL;
+	const char *firmware;
 	char name[64];
 	int e;
 
@@ -914,6 +915,10 @@ static int boot_attempt(const struct boot_request *req_in,
 		s.channel_path = path_join(req.stage_dir, "channel.log");
 
 	phase(&s, "define");
+	firmware = bp_arch_info(req.arch) ? bp_arch_info(req.arch)->fast_firmware
+					  : NULL;
+	if (firmware && access(firmware, R_OK) < 0)
+		firmware = NULL;	/* QEMU's default, SeaBIOS */
 	for (int attempt = 0; attempt < 3; attempt++) {
 		struct domxml_spec spec = {
 			.name = req.name,
@@ -923,6 +928,7 @@ static int boot_attempt(const struct boot_request *req_in,
 			.vcpus = req.vcpus,
 			.kernel = kernel,
 			.initrd = initrd,
+			.firmware = firmware,
 			.disk = disk,
 			.channel_file = s.channel_path,
 		};

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * domxml against golden XML in tests/data/domxml/.  The golden files were
- * accepted by a real libvirtd: tests/integration/domxml-libvirt.sh starts
- * each one (see tests/data/domxml/README.md).  BP_UPDATE_GOLDEN=1 rewrites
+ * accepted by a real libvirtd (tests/data/domxml/README.md: when and how);
+ * every integration boot starts what domxml_build() writes.  BP_UPDATE_GOLDEN=1 rewrites
  * them from the code, to be reviewed with git diff.
  */
 #include <stdarg.h>
@@ -42,6 +42,7 @@ static const struct domxml_spec full_x86_64 = {
 	.accel = BP_ACCEL_TCG,
 	.kernel = "/var/cache/bootproof/runs/r1/vmlinuz",
 	.initrd = "/var/cache/bootproof/runs/r1/initrd.img",
+	.firmware = "/usr/share/qemu/qboot.rom",
 	.cmdline = "console=ttyS0 root=/dev/vda rw init=/bootproof/agent "
 		   "bootproof.scenarios=boot,bpf",
 	.disk = "/var/cache/bootproof/runs/r1/root.qcow2",
