@@ -314,6 +314,10 @@ int main(int argc, char **argv)
 	bool have_memavail = false;
 
 	agent_is_pid1 = getpid() == 1;
+	if (agent_is_pid1 && !strcmp(argv[0], BP_INITRAMFS_INIT)) {
+		initramfs_switch_root(argv);
+		return 1;
+	}
 	if (agent_is_pid1) {
 		pid1_setup();
 		/* Before the scenarios take any: what the kernel left. */

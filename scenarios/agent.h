@@ -242,6 +242,25 @@ bool probe_missing(int fd, const char *cfg, const char *ksym,
 void modules_load_needed(void);
 /* "loaded", "built-in", "not found ..." as recorded by modules_load_needed. */
 const char *module_status(const char *name);
+/*
+ * Load the modules list names (paths below dir, one a line, at most 64), in
+ * any order: what fails is tried again while anything else loads.  Returns
+ * how many loaded (or were loaded already); report (size n) names each
+ * that did not, with its error ("" when all did).
+ */
+unsigned modules_load_list(const char *dir, const char *list, char *report,
+			   size_t n);
+
+/* ---------------------------------------------------------- initramfs.c */
+
+/*
+ * The agent as BP_INITRAMFS_INIT of bootproof's initramfs: load its
+ * modules, mount root= (ext4, read-write) and execute init= there as PID 1
+ * with argv.  Returns only on failure, having printed why on the console
+ * (the caller exits: the kernel's "Attempted to kill init" then ends the
+ * boot with the reason just before it).
+ */
+void initramfs_switch_root(char **argv);
 
 /* ------------------------------------------------------------ runner.c */
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +218,45 @@ static size_t word_len(const char *s)
 	return i;
 }
 
+/* root=V and init=V into p (a later word wins); true when w is one. */
+static bool kernel_param(struct agent_params *p, const char *w, size_t n)
+{
+	static const struct {
+		const char *name;
+		size_t off, size;
+	} kp[] = {
+		{ "root=", offsetof(struct agent_params, root),
+		  sizeof(p->root) },
+		{ "init=", offsetof(struct agent_params, init),
+		  sizeof(p->init) },
+	};
+
+	for (size_t i = 0; i < sizeof(kp) / sizeof(kp[0]); i++) {
+		size_t l = strlen(kp[i].name);
+		char *dst = (char *)p + kp[i].off;
+
+		const char *v = w + l;
+		size_t vlen;
+
+		if (n < l || strncmp(w, kp[i].name, l))
+			continue;
+		/* "root=V" (its first quote already dropped) or root="V" */
+		vlen = n - l;
+		if (vlen && *v == '"') {
+			v++;
+			vlen--;
+		}
+		if (vlen && v[vlen - 1] == '"')
+			vlen--;
+		if (vlen < kp[i].size)
+			snprintf(dst, kp[i].size, "%.*s", (int)vlen, v);
+		else
+			dst[0] = '\0';
+		return true;
+	}
+	return false;
+}
+
 unsigned agent_params_parse(struct agent_params *p, const char *cmdline)
 {
 	const char *s = cmdline;
@@ -238,6 +278,8 @@ unsigned agent_params_parse(struct agent_params *p, const char *cmdline)
 			w++;
 			n--;
 		}
+		if (kernel_param(p, w, n))
+			continue;
 		if (n < strlen(BP_PARAM_PREFIX) ||
 		    strncmp(w, BP_PARAM_PREFIX, strlen(BP_PARAM_PREFIX)) != 0)
 			continue;

@@ -11,6 +11,7 @@
  *   kgdb_wait  AGENT_DEFAULT_KGDB_WAIT seconds
  *   cpus, mem_mib  not given: not checked
  *   shell      0
+ * and two of the kernel's own, root= and init= (no default).
  * Anything else starting with BP_PARAM_PREFIX is reported as unknown.
  */
 #ifndef BP_AGENT_CMDLINE_H
@@ -39,6 +40,10 @@ struct agent_params {
 	int cpus;	/* -1 when not given */
 	long mem_mib;	/* -1 when not given */
 	bool shell;
+	/* The kernel's own "root=" and "init=" (bootproof's initramfs hands
+	 * over to them); "" when absent or too long. */
+	char root[128];
+	char init[128];
 	/*
 	 * Problems found while parsing (bad values, unknown bootproof.*
 	 * parameters, too many scenarios), one message each; the caller

@@ -60,6 +60,25 @@
 /* 1/0 (y/n; the bare name is 1): a shell on the console at the end */
 #define BP_PARAM_SHELL BP_PARAM_PREFIX "shell"
 
+/* --------------------------------------------------------- the root image */
+
+/* The root disk (virtio-blk) and the agent on it, the kernel's "root=" and
+ * "init=". */
+#define BP_ROOT_DEV "/dev/vda"
+#define BP_AGENT_PATH "/bootproof/agent"
+
+/*
+ * bootproof's own initramfs (for a modular kernel: harness/engine/image.c
+ * writes it, scenarios/initramfs.c runs it): the agent is its /init; it
+ * loads the modules BP_INITRAMFS_MODULES lists (paths below
+ * /lib/modules/<release>/, one a line), mounts "root=" read-write and
+ * executes "init=" there.
+ */
+#define BP_INITRAMFS_INIT "/init"
+#define BP_INITRAMFS_MODULES "/bootproof/initramfs.modules"
+/* What it prints on the console, each line starting so. */
+#define BP_INITRAMFS_NOTE "bootproof-initramfs: "
+
 /* The guest's second serial port: the host serves it as kgdb's socket. */
 #define BP_KGDB_TTY "ttyS1"
 

@@ -226,3 +226,56 @@ void modules_load_needed(void)
 	}
 	out_note("modules: %s", summary);
 }
+
+unsigned modules_load_list(const char *dir, const char *list, char *report,
+			   size_t n)
+{
+	const char *line[64];
+	size_t len[64], nl = 0, left;
+	int err[64];
+	bool done[64] = { false };
+	unsigned loaded = 0;
+	bool progress = true;
+
+	for (const char *l = list; *l && nl < ELEMENTSOF(line);) {
+		size_t k = strcspn(l, "\n");
+
+		if (k) {
+			line[nl] = l;
+			len[nl++] = k;
+		}
+		l += k;
+		if (*l)
+			l++;
+	}
+	/* A module whose dependencies are not in yet fails with ENOENT
+	 * (unknown symbols): load what loads until nothing more does. */
+	left = nl;
+	while (left && progress) {
+		progress = false;
+		for (size_t i = 0; i < nl; i++) {
+			if (done[i])
+				continue;
+			err[i] = load_file(dir, line[i], len[i]);
+			if (!err[i]) {
+				done[i] = true;
+				loaded++;
+				left--;
+				progress = true;
+			}
+		}
+	}
+	if (report && n)
+		report[0] = '\0';
+	for (size_t i = 0; report && i < nl; i++) {
+		char name[AGENT_NAME_MAX];
+		size_t used = strlen(report);
+
+		if (done[i])
+			continue;
+		mod_name(line[i], len[i], name, sizeof(name));
+		snprintf(report + used, n - used, "%s%s: %s", used ? "; " : "",
+			 name, errname(-err[i]));
+	}
+	return loaded;
+}

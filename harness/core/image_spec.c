@@ -512,15 +512,16 @@ static int tar_fail(struct archive *a, const char *what, const char *path,
 		    struct strbuf *err)
 {
 	if (err)
-		strbuf_addf(err, "tar: %s%s%s: %s", what, path ? " " : "",
+		strbuf_addf(err, "archive: %s%s%s: %s", what, path ? " " : "",
 			    path ? path : "",
 			    archive_error_string(a) ? archive_error_string(a)
 						    : "unknown error");
 	return -EIO;
 }
 
-int image_layout_write_tar(const struct image_layout *l, FILE *f,
-			   struct strbuf *err)
+/* The layout as an archive of the format libarchive's set_format makes. */
+static int write_archive(const struct image_layout *l, FILE *f,
+			 int (*set_format)(struct archive *), struct strbuf *err)
 {
 	_cleanup_(archive_write_freep) struct archive *a = archive_write_new();
 	_cleanup_(archive_entry_freep) struct archive_entry *ae =
@@ -534,7 +535,7 @@ int image_layout_write_tar(const struct image_layout *l, FILE *f,
 
 	if (!a || !ae)
 		return -ENOMEM;
-	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+	if (set_format(a) != ARCHIVE_OK ||
 	    archive_write_open_FILE(a, f) != ARCHIVE_OK)
 		return tar_fail(a, "open", NULL, err);
 	for (size_t i = 0; i < l->n; i++) {
@@ -550,8 +551,10 @@ int image_layout_write_tar(const struct image_layout *l, FILE *f,
 		archive_entry_set_uname(ae, "root");
 		archive_entry_set_gname(ae, "root");
 		archive_entry_set_mtime(ae, IMAGE_MTIME, 0);
-		if (e->kind == IMAGE_ENTRY_FILE)
-			archive_entry_set_size(ae, (la_int64_t)e->len);
+		/* cpio wants a size on every entry */
+		archive_entry_set_size(ae, e->kind == IMAGE_ENTRY_FILE
+						   ? (la_int64_t)e->len
+						   : 0);
 		if (e->kind == IMAGE_ENTRY_SYMLINK)
 			archive_entry_set_symlink(ae, e->target);
 		if (e->kind == IMAGE_ENTRY_CHARDEV) {
@@ -573,12 +576,28 @@ int image_layout_write_tar(const struct image_layout *l, FILE *f,
 	return 0;
 }
 
+int image_layout_write_tar(const struct image_layout *l, FILE *f,
+			   struct strbuf *err)
+{
+	return write_archive(l, f, archive_write_set_format_pax_restricted, err);
+}
+
+int image_layout_write_cpio(const struct image_layout *l, FILE *f,
+			    struct strbuf *err)
+{
+	return write_archive(l, f, archive_write_set_format_cpio_newc, err);
+}
+
 /* --------------------------------------------------------- modules */
 
 const char *const image_default_modules[] = {
 	"virtio_net", "virtio_rng", "virtio_console", "virtio_pci",
 	"virtio_blk", "ext4",	    "pvpanic_pci",    "pvpanic_mmio",
 	NULL,
+};
+
+const char *const image_root_modules[] = {
+	"virtio_pci", "virtio_blk", "ext4", NULL,
 };
 
 #define MODNAME_MAX 64

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../scenarios/contract.h"
 #include "util/sha256.h"
 #include "core/arch.h"
 #include "util/strbuf.h"
@@ -33,7 +34,7 @@
 #define IMAGE_RECIPE_VERSION 1
 
 #define IMAGE_LABEL "bootproof"
-#define IMAGE_AGENT_PATH "/bootproof/agent"
+#define IMAGE_AGENT_PATH BP_AGENT_PATH
 #define IMAGE_BUSYBOX_PATH "/bin/busybox"
 #define IMAGE_MARKER_PATH "/bootproof/marker.bin"
 #define IMAGE_MARKER_SIZE (1024 * 1024)
@@ -166,10 +167,21 @@ int image_layout_hash(const struct image_layout *l, enum bp_arch arch,
 int image_layout_write_tar(const struct image_layout *l, FILE *f,
 			   struct strbuf *err);
 
+/*
+ * The same as a cpio archive in the kernel's initramfs format ("newc"),
+ * uncompressed: the guest would spend longer decompressing it under TCG
+ * than QEMU spends loading it.
+ */
+int image_layout_write_cpio(const struct image_layout *l, FILE *f,
+			    struct strbuf *err);
+
 /* --------------------------------------------------------- modules */
 
 /* The modules the agent loads, NULL-terminated. */
 extern const char *const image_default_modules[];
+/* What bootproof's initramfs loads to mount the root image: the root disk
+ * (virtio-blk on PCI) and its filesystem, NULL-terminated. */
+extern const char *const image_root_modules[];
 
 /* Texts of a modules directory (NUL-terminated; NULL when absent). */
 struct image_moddir {

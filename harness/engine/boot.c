@@ -399,7 +399,8 @@ char *boot_cmdline(const struct boot_request *req, int kgdb_port)
 	 * lines by their timestamp (a kernel cannot fake agent output). */
 	strbuf_addstr(&sb, "console=ttyS0,115200 panic=-1 printk.time=1");
 	if (req->image) {
-		strbuf_addf(&sb, " root=/dev/vda rw init=/bootproof/agent psi=1"
+		strbuf_addf(&sb, " root=" BP_ROOT_DEV " rw init=" BP_AGENT_PATH
+				 " psi=1"
 				 " " BP_PARAM_SCENARIOS "=%s"
 				 " " BP_PARAM_TIMEOUT "=%u",
 			    req->scenarios ? req->scenarios : "boot",

@@ -162,8 +162,47 @@ static int prep_vmlinux(const char *vmlinux, enum bp_arch arch, char **ret)
 	return 0;
 }
 
-/* What lies beside the kernel, as in /boot or a build tree. */
-static int prep_files(const struct bootprep_args *a, struct bootprep *p)
+/* A modules directory of release rel with its modules.dep, or NULL. */
+static char *moddir_at(const char *base, const char *rel)
+{
+	_cleanup_free_ char *dep = NULL;
+	char *dir = NULL;
+
+	if (!rel || !*rel || strchr(rel, '/') ||
+	    asprintf(&dir, "%s/lib/modules/%s", base, rel) < 0)
+		return NULL;
+	dep = path_join(dir, "modules.dep");
+	if (file_ok(dep))
+		return dir;
+	free(dir);
+	return NULL;
+}
+
+/* The kernel's modules: <dir>/../lib/modules/<release> of a kernel in a
+ * boot/ directory (/boot, an unpacked package), else this host's. */
+static char *find_moddir(const char *kernel, const char *rel)
+{
+	_cleanup_free_ char *real = realpath(kernel, NULL);
+	char *slash, *d;
+
+	if (real && (slash = strrchr(real, '/'))) {
+		*slash = '\0';
+		slash = strrchr(real, '/');
+		if (slash && !strcmp(slash, "/boot")) {
+			*slash = '\0';
+			d = moddir_at(real, rel);
+			if (d)
+				return d;
+		}
+	}
+	return moddir_at("", rel);
+}
+
+/* What lies beside the kernel, as in /boot or a build tree; for a modular
+ * kernel booted with the agent, bootproof's own initramfs (prep_image)
+ * unless --initrd names one. */
+static int prep_files(const struct bootprep_args *a, struct bootprep *p,
+		      bool with_agent)
 {
 	const char *rel = p->kernel.release;
 	int e;
@@ -174,9 +213,13 @@ static int prep_files(const struct bootprep_args *a, struct bootprep *p)
 			return -EINVAL;
 		}
 		p->initrd = strdup(a->initrd);
+	} else if (with_agent && (p->modules = find_moddir(a->kernel, rel))) {
+		p->own_initrd = true;
 	} else {
 		p->initrd = beside(a->kernel, "initrd.img-", rel);
 	}
+	if (!p->modules && p->initrd)
+		p->modules = find_moddir(a->kernel, rel);
 	if (a->config) {
 		e = prep_config(a->config, &p->config);
 		if (e < 0)
@@ -214,19 +257,31 @@ static int prep_allow(const struct bootprep_args *a, struct bootprep *p)
 }
 
 /* The root image with the agent (and the kernel's modules when it has
- * them where a distro keeps them). */
+ * them where a distro keeps them), and bootproof's initramfs when the
+ * kernel boots with it. */
 static int prep_image(struct bootprep *p)
 {
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct image_request ir = {
 		.arch = p->req.arch,
+		.modules = p->modules,
 	};
-	char md[300];
+	struct image_result ird = { .path = NULL };
+	int e = image_ensure(&ir, &p->image);
 
-	snprintf(md, sizeof(md), "/lib/modules/%s", p->kernel.release);
-	if (p->initrd && access(md, R_OK) == 0)
-		p->modules = strdup(md);
-	ir.modules = p->modules;
-	return image_ensure(&ir, &p->image);
+	if (e < 0 || !p->own_initrd)
+		return e;
+	e = image_initramfs_ensure(&ir, &ird, &err);
+	if (e < 0) {
+		log_error("%s", err.buf);
+		return e;
+	}
+	log_debug("initramfs %s (%s, %llu bytes)", ird.path,
+		  ird.cached ? "cached" : "written",
+		  (unsigned long long)ird.size);
+	p->initrd = TAKE_PTR(ird.path);
+	image_result_done(&ird);
+	return 0;
 }
 
 int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret)
@@ -238,9 +293,10 @@ int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret)
 	*ret = (struct bootprep){ 0 };
 	timeline_init(&ret->timeline, clock_mono_ms());
 	timeline_begin(&ret->timeline, "check", clock_mono_ms());
+	with_agent = strcmp(a->scenarios, "none") != 0;
 	e = prep_kernel(a, ret);
 	if (e >= 0)
-		e = prep_files(a, ret);
+		e = prep_files(a, ret, with_agent);
 	if (e >= 0)
 		e = prep_allow(a, ret);
 	if (e < 0)
@@ -249,7 +305,6 @@ int bootprep_prepare(const struct bootprep_args *a, struct bootprep *ret)
 		log_error("%s", msg.buf);
 		return -EINVAL;
 	}
-	with_agent = strcmp(a->scenarios, "none") != 0;
 
 	timeline_begin(&ret->timeline, "accelerator", clock_mono_ms());
 	e = guesthost_accel(a->accel, NULL, &ret->req.accel, ret->accel_reason,

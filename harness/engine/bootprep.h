@@ -10,8 +10,10 @@
  * tree's vmlinux), checks what was given (core/bootargs), chooses the
  * accelerator (engine/guesthost) and the libvirt URI, and makes sure of
  * the root image with the agent (engine/image), with the kernel's modules
- * when /lib/modules/<release> has them and the kernel has an initrd to
- * load them from.  bootprep_boot() then opens the run directory, boots
+ * when <kernel's dir>/../lib/modules/<release> or /lib/modules/<release>
+ * has them; such a modular kernel boots with bootproof's own initramfs
+ * (engine/image.h: image_initramfs_ensure), not the distro's beside it,
+ * unless --initrd names one.  bootprep_boot() then opens the run directory, boots
  * (engine/boot), closes the run and writes its report.html.
  */
 #ifndef BP_ENGINE_BOOTPREP_H
@@ -50,6 +52,8 @@ struct bootprep {
 	char accel_reason[GUESTHOST_REASON_MAX];
 	/* Storage behind req. */
 	char *kernel_abs, *initrd, *config, *vmlinux, *modules, *allow_buf;
+	/* initrd is bootproof's own initramfs (engine/image.h) */
+	bool own_initrd;
 	const char *allowed[BOOTPREP_MAX_ALLOWED];
 	struct image_result image;
 	/* From bootprep_prepare's start: checks, accelerator, image, run

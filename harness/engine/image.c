@@ -169,8 +169,17 @@ static int read_opt(const char *dir, const char *name, struct strbuf *sb,
 	return -EINVAL;
 }
 
+/*
+ * The modules of dir (/lib/modules/<release>) that wanted names need, under
+ * /lib/modules/<release>/ in l; with_index: also the modules.* files
+ * filtered to them (busybox modprobe in the guest reads them).  Sets
+ * *ret_count, and *ret_order (when not NULL) to their paths relative to
+ * the release directory, one a line.
+ */
 static int add_modules(struct image_layout *l, const char *dir,
-		       size_t *ret_count, struct strbuf *err)
+		       const char *const *wanted, bool with_index,
+		       size_t *ret_count, struct strbuf *ret_order,
+		       struct strbuf *err)
 {
 	static const char *const filtered[] = {
 		"modules.dep",	   "modules.order",   "modules.alias",
@@ -233,7 +242,7 @@ static int add_modules(struct image_layout *l, const char *dir,
 		.softdep = have_softdep ? softdep.buf : NULL,
 		.alias = have_alias ? alias.buf : NULL,
 	};
-	r = image_modules_select(&md, image_default_modules, &sel, err);
+	r = image_modules_select(&md, wanted, &sel, err);
 	if (r < 0) {
 		strbuf_addf(err, " (in %s)", copy);
 		return -EINVAL;
@@ -255,7 +264,12 @@ static int add_modules(struct image_layout *l, const char *dir,
 		r = add_file_from(l, src, dst, err);
 		if (r < 0)
 			return r;
+		if (ret_order)
+			strbuf_addf(ret_order, "%s\n", sel.paths[i]);
 	}
+	*ret_count = sel.n_paths;
+	if (!with_index)
+		return 0;
 	for (size_t i = 0; i < ELEMENTSOF(filtered); i++) {
 		_cleanup_strbuf_ struct strbuf in = STRBUF_INIT,
 					       out = STRBUF_INIT;
@@ -283,7 +297,6 @@ static int add_modules(struct image_layout *l, const char *dir,
 		if (r < 0)
 			return r;
 	}
-	*ret_count = sel.n_paths;
 	return 0;
 }
 
@@ -646,7 +659,8 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 		return r;
 	}
 	if (req->modules) {
-		r = add_modules(&l, req->modules, &in.n_modules, err);
+		r = add_modules(&l, req->modules, image_default_modules, true,
+				&in.n_modules, NULL, err);
 		if (r < 0)
 			return r;
 	}
@@ -710,4 +724,121 @@ int image_ensure(const struct image_request *req, struct image_result *ret)
 	if (r < 0)
 		log_error("image: %s", err.len ? err.buf : strerror(-r));
 	return r;
+}
+
+/* ------------------------------------------------------- initramfs */
+
+/* The cpio of l, in memory. */
+static int initramfs_bytes(const struct image_layout *l, struct strbuf *out,
+			   struct strbuf *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	r = image_layout_write_cpio(l, f, err);
+	if (fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		strbuf_add(out, buf, len);
+	free(buf);
+	return r;
+}
+
+/* Is the file at path exactly want? */
+static bool same_bytes(const char *path, const struct strbuf *want)
+{
+	_cleanup_strbuf_ struct strbuf have = STRBUF_INIT;
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != want->len)
+		return false;
+	if (strbuf_read_file(&have, path, INPUT_MAX) < 0)
+		return false;
+	return have.len == want->len && !memcmp(have.buf, want->buf, want->len);
+}
+
+int image_initramfs_ensure(const struct image_request *req,
+			   struct image_result *ret, struct strbuf *err)
+{
+	static const char *const dirs[] = { "/dev", "/proc", "/sys", "/root",
+					    "/bootproof" };
+	_cleanup_strbuf_ struct strbuf agent_data = STRBUF_INIT,
+				       order = STRBUF_INIT,
+				       cpio = STRBUF_INIT;
+	_cleanup_free_ char *cache = NULL, *agent = NULL, *dir = NULL,
+			    *path = NULL;
+	_cleanup_layout_ struct image_layout l = IMAGE_LAYOUT_INIT;
+	struct image_result res = { .path = NULL };
+	const char *arch = bp_arch_name(req->arch);
+	long long t0 = clock_mono_ms();
+	size_t n_mod = 0;
+	int r = 0;
+
+	if (!arch || !req->modules) {
+		strbuf_addstr(err, !arch ? "initramfs: unknown architecture"
+					 : "initramfs: no modules directory");
+		return -EINVAL;
+	}
+	cache = req->cache_dir ? strdup(req->cache_dir) : bp_cache_dir();
+	agent = req->agent ? strdup(req->agent) : default_agent(req->arch);
+	if (!cache || !agent)
+		return -ENOMEM;
+	r = read_exe("agent", agent, req->arch,
+		     req->agent ? NULL : "build it with `make guest`",
+		     &agent_data, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ELEMENTSOF(dirs) && r >= 0; i++)
+		r = image_layout_add_dir(&l, dirs[i], 0755);
+	if (r >= 0)
+		r = image_layout_add_chardev(&l, "/dev/console", 0600, 5, 1);
+	if (r >= 0)
+		r = image_layout_add_file(&l, BP_INITRAMFS_INIT, 0755,
+					  agent_data.buf, agent_data.len);
+	if (r < 0) {
+		strbuf_addf(err, "initramfs layout: %s", strerror(-r));
+		return r;
+	}
+	r = add_modules(&l, req->modules, image_root_modules, false, &n_mod,
+			&order, err);
+	if (r < 0)
+		return r;
+	r = image_layout_add_file(&l, BP_INITRAMFS_MODULES, 0644, order.buf,
+				  order.len);
+	if (r >= 0)
+		r = image_layout_hash(&l, req->arch, res.hash);
+	if (r >= 0)
+		r = initramfs_bytes(&l, &cpio, err);
+	if (r < 0)
+		return r;
+
+	dir = path_join(cache, "images");
+	r = dir ? mkdir_p(dir, 0755) : -ENOMEM;
+	if (r < 0) {
+		strbuf_addf(err, "cannot create %s/images: %s", cache,
+			    strerror(-r));
+		return r;
+	}
+	if (asprintf(&path, "%s/initramfs-%s-%.16s.cpio", dir, arch,
+		     res.hash) < 0)
+		return -ENOMEM;
+	res.size = cpio.len;
+	res.cached = !req->force && same_bytes(path, &cpio);
+	if (!res.cached) {
+		r = write_file_atomic(path, cpio.buf, cpio.len, 0644);
+		if (r < 0) {
+			strbuf_addf(err, "cannot write %s: %s", path,
+				    strerror(-r));
+			return r;
+		}
+		res.seconds = (double)(clock_mono_ms() - t0) / 1000.0;
+	}
+	res.path = TAKE_PTR(path);
+	*ret = res;
+	return 0;
 }

@@ -84,6 +84,23 @@ int image_ensure_with(const struct image_ops *ops, void *userdata,
 		      const struct image_request *req, struct image_result *ret,
 		      struct strbuf *err);
 
+/*
+ * bootproof's own initramfs for a modular kernel, where a distro's would
+ * spend seconds under TCG in udev and its scripts: the agent as
+ * BP_INITRAMFS_INIT (scenarios/initramfs.c: it loads the modules, mounts
+ * the root image and runs the agent there), the modules of req->modules
+ * (required) that image_root_modules need, and BP_INITRAMFS_MODULES
+ * naming them; /dev/console, /dev, /proc, /sys and /root.  Uses req's
+ * arch, agent, cache_dir and force.  It is <cache>/images/initramfs-
+ * <arch>-<key16>.cpio, key image_layout_hash() of its layout: written under
+ * a temporary name and renamed, used as it is when its bytes are those of
+ * the layout.  Fills ret's path, hash, size, cached and seconds; returns
+ * as image_ensure_with (-EINVAL: an input the user must fix, err says
+ * which).
+ */
+int image_initramfs_ensure(const struct image_request *req,
+			   struct image_result *ret, struct strbuf *err);
+
 /* image_ensure_with(&image_guestfs_ops) that logs the error itself. */
 int image_ensure(const struct image_request *req, struct image_result *ret);
 

@@ -74,6 +74,36 @@ static void test_every_field(void **state)
 	assert_true(p.shell);
 }
 
+/* bootproof's initramfs finds the root and the agent where the host put
+ * them; a later word wins, a quoted value loses its quotes, a value too
+ * long for the field is no value. */
+static void test_root_and_init(void **state)
+{
+	struct boot_request req = { .image = "/x/root.img" };
+	struct agent_params p;
+	char longer[400];
+
+	parse_host_line(&req, 0, &p);
+	assert_string_equal(p.root, BP_ROOT_DEV);
+	assert_string_equal(p.init, BP_AGENT_PATH);
+
+	agent_params_init(&p);
+	assert_int_equal(agent_params_parse(&p, "root=/dev/sda init=/a "
+						"\"root=/dev/vdb\" rootwait "
+						"initrd=x"),
+			 0);
+	assert_string_equal(p.root, "/dev/vdb");
+	assert_string_equal(p.init, "/a");
+
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	memcpy(longer, "init=", 5);
+	agent_params_init(&p);
+	agent_params_parse(&p, longer);
+	assert_string_equal(p.init, "");
+	assert_string_equal(p.root, "");
+}
+
 /* What the host leaves out, the agent takes as "not given". */
 static void test_host_defaults(void **state)
 {
@@ -125,6 +155,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_field),
 		cmocka_unit_test(test_host_defaults),
+		cmocka_unit_test(test_root_and_init),
 		cmocka_unit_test(test_no_agent),
 		cmocka_unit_test(test_every_known_scenario),
 	};

@@ -24,6 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "../scenarios/contract.h"
 #include "engine/image.h"
 #include "util/fileio.h"
 #include "util/paths.h"
@@ -592,6 +596,116 @@ static void test_modules(void **state)
 	assert_non_null(strstr(err.buf, "not a directory"));
 }
 
+/* One entry of a cpio file: its type and (for a file) its bytes. */
+static bool cpio_entry(const char *cpio, const char *path, unsigned *ret_type,
+		       struct strbuf *ret_data)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ae;
+	bool found = false;
+
+	assert_int_equal(archive_read_support_format_cpio(a), ARCHIVE_OK);
+	assert_int_equal(archive_read_open_filename(a, cpio, 4096), ARCHIVE_OK);
+	while (!found && archive_read_next_header(a, &ae) == ARCHIVE_OK) {
+		char buf[4096];
+		la_ssize_t n;
+
+		if (strcmp(archive_entry_pathname(ae), path + 1))
+			continue;
+		found = true;
+		*ret_type = archive_entry_filetype(ae);
+		while ((n = archive_read_data(a, buf, sizeof(buf))) > 0)
+			strbuf_add(ret_data, buf, (size_t)n);
+	}
+	archive_read_free(a);
+	return found;
+}
+
+/* bootproof's initramfs: the agent as /init, the root's modules and what
+ * they need (softdeps through aliases), their list, /dev/console; the
+ * same layout is the same file, found again; another agent another. */
+static void test_initramfs(void **state)
+{
+	_cleanup_(image_result_done) struct image_result r1 = { .path = NULL };
+	_cleanup_(image_result_done) struct image_result r2 = { .path = NULL };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, data = STRBUF_INIT,
+				       agent = STRBUF_INIT;
+	_cleanup_free_ char *md = path_join(dir, "lib/modules/6.1.0-initrd");
+	struct image_request req = req64();
+	unsigned type = 0;
+
+	write_text(md, "modules.dep",
+		   "kernel/drivers/virtio/virtio.ko: "
+		   "kernel/drivers/virtio/virtio_ring.ko\n"
+		   "kernel/drivers/virtio/virtio_ring.ko:\n"
+		   "kernel/drivers/virtio/virtio_pci.ko: "
+		   "kernel/drivers/virtio/virtio.ko "
+		   "kernel/drivers/virtio/virtio_ring.ko\n"
+		   "kernel/drivers/block/virtio_blk.ko: "
+		   "kernel/drivers/virtio/virtio.ko "
+		   "kernel/drivers/virtio/virtio_ring.ko\n"
+		   "kernel/fs/ext4/ext4.ko: kernel/fs/jbd2/jbd2.ko\n"
+		   "kernel/fs/jbd2/jbd2.ko:\n"
+		   "kernel/crypto/crc32c_generic.ko:\n"
+		   "kernel/drivers/net/virtio_net.ko: "
+		   "kernel/drivers/virtio/virtio.ko\n");
+	write_text(md, "modules.softdep", "softdep ext4 pre: crc32c\n");
+	write_text(md, "modules.alias", "alias crypto-crc32c crc32c_generic\n"
+					"alias crc32c crc32c_generic\n");
+	write_text(md, "kernel/drivers/virtio/virtio.ko", "VIRTIO");
+	write_text(md, "kernel/drivers/virtio/virtio_ring.ko", "RING");
+	write_text(md, "kernel/drivers/virtio/virtio_pci.ko", "PCI");
+	write_text(md, "kernel/drivers/block/virtio_blk.ko", "BLK");
+	write_text(md, "kernel/fs/ext4/ext4.ko", "EXT4");
+	write_text(md, "kernel/fs/jbd2/jbd2.ko", "JBD2");
+	write_text(md, "kernel/crypto/crc32c_generic.ko", "CRC32C");
+	write_text(md, "kernel/drivers/net/virtio_net.ko", "NET");
+
+	req.modules = md;
+	assert_int_equal(image_initramfs_ensure(&req, &r1, &err), 0);
+	assert_false(r1.cached);
+	assert_non_null(strstr(r1.path, "/images/initramfs-x86_64-"));
+	assert_true(cpio_entry(r1.path, BP_INITRAMFS_INIT, &type, &data));
+	assert_int_equal(type, AE_IFREG);
+	assert_true(strbuf_read_file(&agent, agent64, 1 << 20) > 0);
+	assert_int_equal(data.len, agent.len);
+	assert_memory_equal(data.buf, agent.buf, agent.len);
+	strbuf_reset(&data);
+	assert_true(cpio_entry(r1.path, "/dev/console", &type, &data));
+	assert_int_equal(type, AE_IFCHR);
+	assert_true(cpio_entry(r1.path, BP_INITRAMFS_MODULES, &type, &data));
+	for (const char *m = "virtio.ko\0virtio_ring.ko\0virtio_pci.ko\0"
+			     "virtio_blk.ko\0ext4.ko\0jbd2.ko\0"
+			     "crc32c_generic.ko\0";
+	     *m; m += strlen(m) + 1)
+		assert_non_null(strstr(data.buf, m));
+	assert_null(strstr(data.buf, "virtio_net"));
+	strbuf_reset(&data);
+	assert_true(cpio_entry(r1.path,
+			       "/lib/modules/6.1.0-initrd/kernel/fs/ext4/ext4.ko",
+			       &type, &data));
+	assert_string_equal(data.buf, "EXT4");
+	assert_false(cpio_entry(r1.path, "/lib/modules/6.1.0-initrd/"
+					 "kernel/drivers/net/virtio_net.ko",
+				&type, &data));
+
+	assert_int_equal(image_initramfs_ensure(&req, &r2, &err), 0);
+	assert_true(r2.cached);
+	assert_string_equal(r2.path, r1.path);
+	image_result_done(&r2);
+
+	req.agent = agent32;
+	req.arch = BP_ARCH_I386;
+	assert_int_equal(image_initramfs_ensure(&req, &r2, &err), 0);
+	assert_string_not_equal(r2.path, r1.path);
+	image_result_done(&r2);
+
+	req.modules = NULL;
+	strbuf_reset(&err);
+	assert_int_equal(image_initramfs_ensure(&req, &r2, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "no modules directory"));
+}
+
 /* Two processes want the same missing image at once: one builds, the
  * other waits on the lock and then finds it. */
 static void test_concurrent_builders(void **state)
@@ -657,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_i386_busybox_from_cache),
 		cmocka_unit_test(test_default_agent_from_bp_build),
 		cmocka_unit_test(test_modules),
+		cmocka_unit_test(test_initramfs),
 		cmocka_unit_test(test_concurrent_builders),
 		cmocka_unit_test(test_accel_names),
 	};
