@@ -15,7 +15,7 @@ libvirt-daemon-system libvirt-clients libvirt-dev
 libguestfs-tools libguestfs-dev
 libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev libyaml-dev
 linux-source-6.12 linux-image-amd64
-busybox-static gdb ccache distcc
+busybox-static gdb ccache distcc tini
 bc bison flex libelf-dev libssl-dev cpio kmod xz-utils procps
 chromium libxml2-utils python3 python3-jsonschema python3-yaml time
 lava-dispatcher lava-common
@@ -85,27 +85,17 @@ if [ -n "$missing" ]; then
 	fi
 fi
 
-mkdir -p /var/log/libvirt /var/run/libvirt
-# Without systemd nothing starts virtlogd on demand, and a libvirtd that
-# answers cannot start a guest without it ("Failed to connect socket to
-# /run/libvirt/virtlogd-sock"): start it whether or not libvirtd runs.
-if command -v virtlogd >/dev/null 2>&1 && ! pgrep -x virtlogd >/dev/null; then
-	(cd / && virtlogd -d) || true
-	echo "setup: virtlogd started"
-fi
 if ! libvirt_ok; then
-	# libvirtd -d forks into the background.
-	libvirtd -d
-	i=0
-	while [ $i -lt 30 ] && ! libvirt_ok; do
-		sleep 0.5
-		i=$((i + 1))
-	done
-	if ! libvirt_ok; then
-		echo "setup: libvirtd started but qemu:///system does not answer" >&2
-		exit 3
+	sh "$(dirname "$0")/libvirtd-start.sh" || exit 3
+else
+	# One started before tini was installed (libvirtd-start.sh says why
+	# it matters) is left running: it may have guests.
+	lv=$(cat /run/libvirtd.pid 2>/dev/null)
+	parent=$(ps -o comm= -p "$(ps -o ppid= -p "${lv:-0}" 2>/dev/null | tr -d ' ')" 2>/dev/null)
+	if [ -n "$lv" ] && [ "$(cat /proc/1/comm 2>/dev/null)" != systemd ] &&
+		[ "$parent" != tini ]; then
+		echo "setup: note: libvirtd runs without a reaping parent: each guest's teardown waits for PID 1 to reap its QEMU; stop it when no guest runs and run harness/libvirtd-start.sh"
 	fi
-	echo "setup: libvirtd started"
 fi
 # The i386 packages (see bb_ok above).  Failing here is only a warning:
 # x86_64 images and tests do not need them.

@@ -46,24 +46,7 @@ stop_libvirtd() {
 
 # start_libvirtd: as make setup does, when it does not answer.
 start_libvirtd() {
-	virsh -c $URI version >/dev/null 2>&1 && return 0
-	p=$(libvirtd_pid)
-	if [ -n "$p" ]; then # still shutting down
-		i=0
-		while kill -0 "$p" 2>/dev/null && [ $i -lt 300 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	fi
-	pgrep -x virtlogd >/dev/null || (cd / && virtlogd -d)
-	(cd / && libvirtd -d)
-	i=0
-	while [ $i -lt 60 ]; do
-		virsh -c $URI version >/dev/null 2>&1 && return 0
-		sleep 0.5
-		i=$((i + 1))
-	done
-	return 1
+	sh "$(dirname "$0")/../../harness/libvirtd-start.sh" >/dev/null
 }
 
 cleanup() {
