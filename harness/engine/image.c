@@ -335,10 +335,59 @@ static json_object *input_json(const char *path, const struct strbuf *data)
 }
 
 /*
+ * <img>.checked: the file's identity (device, inode, size, mtime, ctime)
+ * when its content last hashed to sha256.  The same identity again is the
+ * same content (a write, a truncation or a chmod changes ctime, which no
+ * user can set), so a boot does not read the whole image again; a file
+ * changed in the last seconds is not stamped (stamp_write).
+ */
+static void stamp_text(const struct stat *st, const char *sha256, char *buf,
+		       size_t n)
+{
+	snprintf(buf, n, "%llu %llu %lld %lld.%09ld %lld.%09ld %s\n",
+		 (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+		 (long long)st->st_size, (long long)st->st_mtim.tv_sec,
+		 st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec,
+		 st->st_ctim.tv_nsec, sha256);
+}
+
+static bool stamp_says(const char *img, const struct stat *st,
+		       const char *sha256)
+{
+	_cleanup_free_ char *p = NULL;
+	_cleanup_strbuf_ struct strbuf have = STRBUF_INIT;
+	char want[256];
+
+	if (asprintf(&p, "%s.checked", img) < 0 ||
+	    strbuf_read_file(&have, p, sizeof(want)) < 0)
+		return false;
+	stamp_text(st, sha256, want, sizeof(want));
+	return !strcmp(have.buf, want);
+}
+
+static void stamp_write(const char *img, const char *sha256)
+{
+	_cleanup_free_ char *p = NULL;
+	struct stat st;
+	char text[256];
+
+	if (stat(img, &st) < 0 || asprintf(&p, "%s.checked", img) < 0)
+		return;
+	/* File times are coarse (a few ms): a write in the same tick as
+	 * the change just seen would leave them as they are.  A file
+	 * changed in the last seconds gets no stamp (git's "racy clean"). */
+	if (time(NULL) - st.st_ctim.tv_sec < 3)
+		return;
+	stamp_text(&st, sha256, text, sizeof(text));
+	(void)write_file_atomic(p, text, strlen(text), 0644);
+}
+
+/*
  * Is the cached image img usable: there, of the size its layout makes,
  * and with the sha256 its manifest recorded when it was built?  1 yes
  * (ret_sha256 filled), 0 no (why says what is wrong).  An image that
- * cannot be checked is not used.
+ * cannot be checked is not used.  The hash is read again only when the
+ * file is not the one <img>.checked last saw.
  */
 static int cached_image_ok(const char *img, const char *manifest,
 			   uint64_t size, char *ret_sha256, struct strbuf *why)
@@ -375,6 +424,10 @@ static int cached_image_ok(const char *img, const char *manifest,
 		strbuf_addf(why, "%s does not record its sha256", manifest);
 		return 0;
 	}
+	if (stamp_says(img, &st, want)) {
+		memcpy(ret_sha256, want, sizeof(have));
+		return 1;
+	}
 	r = sha256_file_hex(img, have);
 	if (r < 0) {
 		strbuf_addf(why, "cannot read it: %s", strerror(-r));
@@ -387,6 +440,7 @@ static int cached_image_ok(const char *img, const char *manifest,
 		return 0;
 	}
 	memcpy(ret_sha256, have, sizeof(have));
+	stamp_write(img, have);
 	return 1;
 }
 

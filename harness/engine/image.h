@@ -22,7 +22,10 @@
  * builds are removed by the next builder of that image.  Beside each image,
  * <name>.json records what went into it and the sha256 of the image file:
  * a cached image is used only when its size and that hash match, so one
- * truncated or overwritten after it was built is built again.
+ * truncated or overwritten after it was built is built again.  The hash is
+ * read again only when the file is not the one <name>.img.checked last saw
+ * hash right (device, inode, size, mtime, ctime): a boot does not read the
+ * whole image each time.
  */
 #ifndef BP_ENGINE_IMAGE_H
 #define BP_ENGINE_IMAGE_H

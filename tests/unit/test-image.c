@@ -276,6 +276,44 @@ static void test_build_then_cache_hit(void **state)
 	assert_int_equal(err.len, 0);
 }
 
+/* A cached image older than a few seconds is stamped when its hash is
+ * checked and then not hashed again; a change of its bytes (same size)
+ * after the stamp is still found, and the image built again. */
+static void test_check_stamp(void **state)
+{
+	_cleanup_(fake_done) struct fake f = { .calls = 0 };
+	_cleanup_(image_result_done) struct image_result r1 = { .path = NULL };
+	_cleanup_(image_result_done) struct image_result r2 = { .path = NULL };
+	_cleanup_free_ char *stamp = NULL;
+	struct image_request req = req64();
+	struct stat st;
+	FILE *img;
+
+	write_elf(agent64, true, "agent for the stamp");
+	assert_int_equal(image_ensure_with(&fake_ops, &f, &req, &r1, NULL), 0);
+	assert_true(asprintf(&stamp, "%s.checked", r1.path) > 0);
+	/* just built: no stamp, and a check now writes none (too new) */
+	assert_int_equal(image_ensure_with(&fake_ops, &f, &req, &r2, NULL), 0);
+	assert_true(r2.cached);
+	assert_int_equal(stat(stamp, &st), -1);
+	image_result_done(&r2);
+
+	sleep(3);
+	assert_int_equal(image_ensure_with(&fake_ops, &f, &req, &r2, NULL), 0);
+	assert_true(r2.cached);
+	assert_int_equal(stat(stamp, &st), 0);
+	image_result_done(&r2);
+
+	img = fopen(r1.path, "r+");
+	assert_non_null(img);
+	assert_int_equal(fputc('X', img), 'X');
+	assert_int_equal(fclose(img), 0);
+	assert_int_equal(image_ensure_with(&fake_ops, &f, &req, &r2, NULL), 0);
+	assert_false(r2.cached);
+	assert_int_equal(f.calls, 2);
+	write_elf(agent64, true, "agent v1");
+}
+
 static void test_key_follows_inputs(void **state)
 {
 	_cleanup_(fake_done) struct fake f = { .calls = 0 };
@@ -772,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_default_agent_from_bp_build),
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_initramfs),
+		cmocka_unit_test(test_check_stamp),
 		cmocka_unit_test(test_concurrent_builders),
 		cmocka_unit_test(test_accel_names),
 	};
