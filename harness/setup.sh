@@ -37,9 +37,16 @@ libvirt_ok() {
 # installed) into the cache: busybox-static:i386 for `bootproof image
 # --arch i386`, the 686-pae kernel for tests/integration/agent-i386.sh.
 bb_ok() { [ -x "$1/bin/busybox" ]; }
+# A kernel with its modules and their modules.dep: a package's unpacked
+# files have none (its postinst runs depmod), so depmod writes it here;
+# bootproof boot finds the modules beside the kernel (../lib/modules).
 kernel_ok() {
 	for k in "$1"/boot/vmlinuz-*; do
-		[ -f "$k" ] && [ -d "$1/lib/modules/${k##*/vmlinuz-}" ] && return 0
+		r=${k##*/vmlinuz-}
+		[ -f "$k" ] && [ -d "$1/lib/modules/$r" ] || continue
+		[ -f "$1/lib/modules/$r/modules.dep" ] ||
+			depmod -b "$1" "$r" 2>/dev/null
+		[ -f "$1/lib/modules/$r/modules.dep" ] && return 0
 	done
 	return 1
 }
