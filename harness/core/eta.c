@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/cleanup.h"
 #include "util/xalloc.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -77,6 +78,52 @@ double eta_seconds(const struct eta_step *steps, size_t n,
 		strbuf_addf(method, "%s (the longest and the median of %zu "
 			    "cached build%s), %zu cached, %zu boot%s at ",
 			    f.buf, n_builds, n_builds == 1 ? "" : "s", n_cached,
+			    n_boot, n_boot == 1 ? "" : "s");
+		strbuf_setlen(&f, 0);
+		eta_format(boot, &f);
+		strbuf_addf(method, "%s (%s)", f.buf,
+			    n_boots ? "median of this run's boots"
+				    : "default until one is measured");
+	}
+	return t;
+}
+
+double eta_guess_seconds(const struct eta_step *steps, size_t n,
+			 unsigned jobs, const double *boots, size_t n_boots,
+			 double default_boot, struct strbuf *method)
+{
+	double boot = n_boots ? median_of(boots, n_boots) : default_boot;
+	double cpu = 0, t;
+	size_t n_build = 0, n_boot = 0;
+	unsigned long options = 0;
+
+	if (!jobs)
+		jobs = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (steps[i].boots)
+			n_boot++;
+		if (steps[i].cached)
+			continue;
+		if (!steps[i].options_on) {
+			if (method)
+				strbuf_addstr(method, "no estimate: a build to "
+					      "do whose options are not known");
+			return -1;
+		}
+		n_build++;
+		options += steps[i].options_on;
+		cpu += ETA_CPU_S_PER_OPTION * steps[i].options_on;
+	}
+	t = cpu / jobs + (double)n_boot * boot;
+	if (method) {
+		_cleanup_strbuf_ struct strbuf f = STRBUF_INIT;
+
+		eta_format(cpu / jobs, &f);
+		strbuf_addf(method, "%zu build%s guessed at %s (%lu options set, "
+			    "%.2f s of CPU each, on %u CPU%s; nothing of this "
+			    "tree and arch built here yet), %zu boot%s at ",
+			    n_build, n_build == 1 ? "" : "s", f.buf, options,
+			    ETA_CPU_S_PER_OPTION, jobs, jobs == 1 ? "" : "s",
 			    n_boot, n_boot == 1 ? "" : "s");
 		strbuf_setlen(&f, 0);
 		eta_format(boot, &f);

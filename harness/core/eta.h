@@ -24,6 +24,7 @@
 
 struct eta_step {
 	bool cached;	/* its .config is built already */
+	unsigned options_on; /* its .config's options set y or m (0: unknown) */
 	bool full;	/* recompiles every object (or first of its arch) */
 	bool boots;	/* it will boot (a build that fails does not, but
 			 * that is not known before) */
@@ -36,6 +37,22 @@ struct eta_step {
 double eta_seconds(const struct eta_step *steps, size_t n,
 		   const double *builds, size_t n_builds, const double *boots,
 		   size_t n_boots, double default_boot, struct strbuf *method);
+
+/*
+ * Before any build of a tree and arch is measured (a fresh machine), a
+ * guess: a build costs, from clean, ETA_CPU_S_PER_OPTION seconds of CPU for
+ * each option its .config sets, spread over jobs CPUs.  Measured on this
+ * project's machines (2 cores, gcc 12, Linux 6.12.118): the demo's
+ * x86_64-all, 770 options, 861 s of CPU (run 20261206-215751-demo-5e51c1);
+ * x86_64_defconfig's 1596 options then make 30 min of CPU.  Every build
+ * is counted as from clean (an upper bound for incremental ones).  Returns
+ * seconds, or a negative number when a build to do has options_on 0; a
+ * line saying how is appended to method when not NULL.
+ */
+#define ETA_CPU_S_PER_OPTION 1.12
+double eta_guess_seconds(const struct eta_step *steps, size_t n,
+			 unsigned jobs, const double *boots, size_t n_boots,
+			 double default_boot, struct strbuf *method);
 
 /* "1 h 05 min", "12 min", "40 s" */
 void eta_format(double seconds, struct strbuf *sb);

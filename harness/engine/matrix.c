@@ -1085,6 +1085,27 @@ static void run_build_boot(struct matrix *m, struct cand *c)
 	save(m);
 }
 
+/* How many options a .config sets (y or m); 0 when it cannot be read. */
+static unsigned options_on(const char *config)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	unsigned n = 0;
+
+	if (strbuf_read_file(&sb, config, 64u << 20) < 0)
+		return 0;
+	for (const char *l = sb.buf; *l;) {
+		size_t len = strcspn(l, "\n");
+
+		if (len > 9 && !strncmp(l, "CONFIG_", 7) && l[len - 2] == '=' &&
+		    (l[len - 1] == 'y' || l[len - 1] == 'm'))
+			n++;
+		l += len;
+		if (*l)
+			l++;
+	}
+	return n;
+}
+
 /* The rest of the run, order[from..n_own), as an ETA note (core/eta):
  * builds the cache holds cost nothing, the others what the cache
  * measured. */
@@ -1108,9 +1129,17 @@ static void note_eta(struct matrix *m, const size_t *order, size_t from)
 		if (arch && (!c || strcmp(c->rc.as->arch, arch))) {
 			buildstage_history(o->cache, o->ksrc, o->release, arch,
 					   &builds, &n_builds);
-			part = eta_seconds(steps, n, builds, n_builds, m->boot_s,
-					   m->n_boot_s, ETA_DEFAULT_BOOT_S,
-					   &how);
+			part = n_builds
+				? eta_seconds(steps, n, builds, n_builds,
+					      m->boot_s, m->n_boot_s,
+					      ETA_DEFAULT_BOOT_S, &how)
+				: eta_guess_seconds(
+					  steps, n,
+					  o->jobs ? o->jobs
+						  : (unsigned)sysconf(
+							    _SC_NPROCESSORS_ONLN),
+					  m->boot_s, m->n_boot_s,
+					  ETA_DEFAULT_BOOT_S, &how);
 			strbuf_addf(&how, " [%s]; ", arch);
 			free(builds);
 			if (part < 0 || t < 0)
@@ -1126,6 +1155,7 @@ static void note_eta(struct matrix *m, const size_t *order, size_t from)
 			_cleanup_free_ char *conf = path_join(c->dir, "config");
 
 			steps[n++] = (struct eta_step){
+				.options_on = options_on(conf),
 				.cached = c->keep >= 2 ||
 					  buildstage_have(o->cache, o->ksrc,
 							  o->release, conf),

@@ -89,6 +89,38 @@ static void test_no_history(void **state)
 	assert_true(eta_seconds(NULL, 0, NULL, 0, NULL, 0, 90, NULL) == 0);
 }
 
+/* A fresh machine: the options of what is to build, over the CPUs. */
+static void test_guess(void **state)
+{
+	const struct eta_step steps[] = {
+		{ .options_on = 770, .full = true, .boots = true },
+		{ .options_on = 1000, .boots = true },
+		{ .options_on = 500, .cached = true, .boots = true },
+	};
+	const struct eta_step unknown[] = { { .boots = true } };
+	const double boots[] = { 20, 40, 30 };
+	struct strbuf m = STRBUF_INIT;
+	double t;
+
+	(void)state;
+	t = eta_guess_seconds(steps, 3, 2, NULL, 0, 60, &m);
+	assert_true(t > 1770 * ETA_CPU_S_PER_OPTION / 2 + 3 * 60 - 0.01 &&
+		    t < 1770 * ETA_CPU_S_PER_OPTION / 2 + 3 * 60 + 0.01);
+	assert_non_null(strstr(m.buf, "2 builds guessed at 17 min (1770 "
+				      "options set, 1.12 s of CPU each, on 2 "
+				      "CPUs"));
+	assert_non_null(strstr(m.buf, "3 boots at 1 min (default"));
+	strbuf_release(&m);
+	/* boots measured: their median; jobs 0 counts as one CPU */
+	t = eta_guess_seconds(steps, 1, 0, boots, 3, 60, NULL);
+	assert_true(t > 770 * ETA_CPU_S_PER_OPTION + 30 - 0.01 &&
+		    t < 770 * ETA_CPU_S_PER_OPTION + 30 + 0.01);
+	/* a build whose options are unknown: no figure */
+	assert_true(eta_guess_seconds(unknown, 1, 2, NULL, 0, 60, &m) < 0);
+	assert_non_null(strstr(m.buf, "no estimate"));
+	strbuf_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -96,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_estimate),
 		cmocka_unit_test(test_no_history),
+		cmocka_unit_test(test_guess),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
