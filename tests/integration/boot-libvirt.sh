@@ -38,6 +38,14 @@ for f in console.log domain.xml run.json junit.xml; do
 	[ -s "$d/$f" ] || no "missing $d/$f"
 done
 grep -q '"complete":true' "$d/run.json" || no "run.json not complete"
+# A modular kernel: bootproof's own initramfs, not the distro's, loaded
+# the root's modules and handed over to the agent on the root image.
+grep -Eq '"initrd":"[^"]*/images/initramfs-x86_64-[0-9a-f]{16}\.cpio"' "$d/run.json" ||
+	no "run.json: the initrd is not bootproof's initramfs: $(grep -o '"initrd":"[^"]*"' "$d/run.json")"
+tr -d '\r' <"$d/console.log" | grep -Eq '^bootproof-initramfs: [0-9]+ modules loaded' ||
+	no "the initramfs did not report its modules"
+tr -d '\r' <"$d/console.log" | grep -q '^bootproof-initramfs: /dev/vda mounted in .* running /bootproof/agent' ||
+	no "the initramfs did not mount the root and run the agent"
 # The ISA pvpanic device libvirt attaches is found (ACPI QEMU0001) and
 # bound: the check passes, it does not skip.
 # The agent's virtio-serial channel is a port of its name in the guest,

@@ -2,7 +2,8 @@
 # One real boot through libvirtd, several faults and containment checks
 # (docs/reliability.md: a host that fails, containment):
 #  - every path the user gives reaches subprocesses as an argv element,
-#    never a shell: the kernel (with its initrd and config beside it), the
+#    never a shell: the kernel (with its config beside it), its initrd
+#    (given: the distro's, not bootproof's own initramfs), the
 #    results directory and the cache directory have spaces, quotes, ';',
 #    $(...) and backquotes in their names, --cmdline has $(...) too; the
 #    guest boots and nothing is executed;
@@ -50,6 +51,7 @@ dd if=/dev/urandom of="$cimg" bs=64k seek=16 count=16 conv=notrunc 2>/dev/null
 # the containment checks below are done and QEMU is killed, however slow
 # the host is (with boot alone, a fast boot could power off first).
 BOOTPROOF_CACHE=$cache "$BP" boot --kernel "$kdir/vmlinuz-$REL" --accel tcg \
+	--initrd "$kdir/initrd.img-$REL" \
 	--scenarios boot,hang --timeout 400 --results "$results" \
 	--cmdline "bootproof.note=\$(touch\${IFS}$T/pwned-cmdline);\`id\`" \
 	>"$T/out" 2>"$T/err" &
@@ -130,7 +132,7 @@ grep -q 'EXT4-fs (vda)' "$d/console.log" 2>/dev/null || no "the root file system
 [ "$(jget "$d/run.json" '{boots}[0]{verdict}')" = INFRA ] || no "run.json verdict"
 [ "$(jget "$d/run.json" '{boots}[0]{end}{how}')" = qemu-failed ] || no "run.json end"
 [ "$(jget "$d/run.json" '{boots}[0]{kernel}{path}')" = "$kdir/vmlinuz-$REL" ] || no "run.json kernel path"
-[ "$(jget "$d/run.json" '{boots}[0]{kernel}{initrd}')" = "$kdir/initrd.img-$REL" ] || no "the initrd beside the kernel was not used"
+[ "$(jget "$d/run.json" '{boots}[0]{kernel}{initrd}')" = "$kdir/initrd.img-$REL" ] || no "the initrd given was not used"
 gone "$name" 20 || no "domain or QEMU of $name left behind"
 ls "$cache/runs" 2>/dev/null | grep -q . && no "staging left in $cache/runs: $(ls "$cache/runs")"
 # The image built again is whole, and its manifest says so.
