@@ -45,6 +45,10 @@ if [ -z "$D" ]; then
 	[ "${BP_KEEP:-0}" = 1 ] || trap 'rm -rf "$D"' EXIT
 fi
 mkdir -p "$D"
+# mktemp's 0700 would keep out the users that work below it: distccd's
+# (its logs in $D/farm) and libvirt's QEMU (the kernels a boot stages in
+# $D/cache-*/runs).
+chmod 755 "$D"
 KSRC_ARG=${BP_KSRC:+--ksrc $BP_KSRC}
 J=${BP_FARM_JOBS:-1}
 
