@@ -68,7 +68,8 @@
 # scenarios parallel rerun vng"), BP_BENCH_KERNEL, BP_BENCH_DISTRO_KERNEL,
 # BP_BENCH_I386_KERNEL, BP_PEER_VNG, BP_BENCH_KEEP=1 (keep the work
 # directory).  Work in a new /var/tmp/bootproof-bench.XXXXXX, removed at
-# the end with the work directories of earlier benches that are gone.
+# the end (kept when a case failed, for its runs' records) with the work
+# directories of earlier benches that are no longer running.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BP=${BOOTPROOF:-$top/bootproof}
@@ -91,6 +92,7 @@ case $RUN_N in '' | *[!0-9]* | 0) echo "bench: BP_BENCH_RUN_N=$RUN_N: not a coun
 : "${CPUS:?no DOMXML_VCPUS_DEFAULT in harness/core/domxml.h}"
 
 W=$(mktemp -d /var/tmp/bootproof-bench.XXXXXX)
+FAILED=
 # QEMU runs as libvirt's user: it must reach the staged files below W.
 chmod 755 "$W"
 echo $$ >"$W/owner"
@@ -104,6 +106,8 @@ cleanup() {
 	done
 	if [ "${BP_BENCH_KEEP:-0}" = 1 ]; then
 		echo "bench: work directory kept: $W"
+	elif [ "$FAILED" ]; then
+		echo "bench: kept for the runs that failed ($FAILED): $W (the next bench removes it)"
 	else
 		rm -rf "$W"
 	fi
@@ -522,5 +526,8 @@ say "boot bench: $N rounds per case ($RUN_N for rerun) after a warm-up round, lo
 for cs in built distro i386 scenarios parallel rerun vng; do
 	has "$cs" || continue
 	say "== $cs (load average $(load))"
-	case_$cs || say "  $cs: no ratio: a run failed (above)"
+	case_$cs || {
+		say "  $cs: no ratio: a run failed (above)"
+		FAILED="${FAILED:+$FAILED }$cs"
+	}
 done
