@@ -205,8 +205,9 @@ timed() {
 # alternate NAME ROUNDS WARMUP LABELS SIDE...: the sides (each a command
 # line for timed, with the shell's quoting) in turn, ROUNDS times after
 # WARMUP (0 or 1) uncounted rounds; the side labelled L (LABELS: "A B C",
-# one per side, in their order) has its times in $W/NAME.L.  Fails at the
-# first side that fails.
+# one per side, in their order) has its times in $W/NAME.L.  AL_AFTER, when
+# set, is run after each round, untimed.  Fails at the first side that
+# fails.
 alternate() {
 	al_name=$1 al_n=$2 al_labels=$4
 	al_i=$((1 - $3))
@@ -223,6 +224,7 @@ alternate() {
 			al_line="$al_line $al_l $(tail -1 "$al_dst") s"
 			al_k=$((al_k + 1))
 		done
+		[ -z "${AL_AFTER:-}" ] || eval "$AL_AFTER"
 		if [ $al_i -eq 0 ]; then say "  warm-up:$al_line"; else say "  round $al_i:$al_line"; fi
 		al_i=$((al_i + 1))
 	done
@@ -451,16 +453,13 @@ bp_run() {
 	fi
 }
 # rerun_first, rerun_second: a first run on a new cache, $W/cache-RR, then
-# the second run on it (which removes it).
+# the second run on it (removed after the round, untimed).
 RR=0
 rerun_first() {
 	RR=$((RR + 1))
 	fresh_cache $RR && bp_run $RR "run-$RR-first"
 }
-rerun_second() {
-	bp_run $RR "run-$RR-second" || return 1
-	rm -rf "$W/cache-$RR"
-}
+rerun_second() { bp_run $RR "run-$RR-second"; }
 
 case_rerun() {
 	KSRC=$(newest "$CACHE"/src/linux-source-*/Makefile)
@@ -480,7 +479,11 @@ case_rerun() {
 	say "     round fills it if need be), then the boot"
 	say "  A  the same command again, unchanged, on that cache (config and build reused)"
 	say "  $RUN_N rounds (BP_BENCH_RUN_N: each first run is a whole build), each in the order B A"
-	alternate rerun "$RUN_N" 1 "B A" rerun_first rerun_second || return 1
+	rr_ok=0
+	AL_AFTER='rm -rf "$W/cache-$RR"'
+	alternate rerun "$RUN_N" 1 "B A" rerun_first rerun_second || rr_ok=1
+	AL_AFTER=
+	[ $rr_ok -eq 0 ] || return 1
 	side "A second run (unchanged)" "$W/rerun.A"
 	side "B first run (fresh config and build, warm ccache)" "$W/rerun.B"
 	ratio "ratio A/B" "$W/rerun.A" "$W/rerun.B"
