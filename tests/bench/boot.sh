@@ -31,7 +31,8 @@
 #   i386       the same three on Debian's 686-pae kernel that make setup
 #              unpacks in <cache>/i386-kernel/boot/: A with --arch i386,
 #              B and C qemu-system-i386 -cpu coreduo (bootproof's i386 TCG
-#              model, core/arch.c) and an i386 /init (gcc -m32 -static)
+#              model, read from core/arch.c) and an i386 /init (gcc -m32
+#              -static)
 #              target A/B <= 1.50
 #   scenarios  A  bootproof boot --kernel K (the default scenarios)
 #              B  bootproof boot --kernel K --scenarios boot
@@ -82,6 +83,8 @@ export BOOTPROOF_CACHE="$CACHE" BOOTPROOF_DATADIR="${BOOTPROOF_DATADIR:-$top}"
 # DOMXML_VCPUS_DEFAULT): the bare QEMU gets the same.
 MEM=$(sed -n 's/^#define DOMXML_MEMORY_MIB_DEFAULT \([0-9]*\).*/\1/p' "$top/harness/core/domxml.h")
 CPUS=$(sed -n 's/^#define DOMXML_VCPUS_DEFAULT \([0-9]*\).*/\1/p' "$top/harness/core/domxml.h")
+# The i386 guest's TCG CPU model (core/arch.c, the only arch with one).
+I386_CPU=$(sed -n 's/.*\.tcg_cpu_model = "\([^"]*\)".*/\1/p' "$top/harness/core/arch.c")
 QBOOT=/usr/share/qemu/qboot.rom
 MARK='bootproof-bench: init ran'
 
@@ -90,6 +93,7 @@ case $RUN_N in '' | *[!0-9]* | 0) echo "bench: BP_BENCH_RUN_N=$RUN_N: not a coun
 [ -x "$BP" ] || { echo "bench: no bootproof binary at $BP (make bootproof guest)" >&2; exit 2; }
 : "${MEM:?no DOMXML_MEMORY_MIB_DEFAULT in harness/core/domxml.h}"
 : "${CPUS:?no DOMXML_VCPUS_DEFAULT in harness/core/domxml.h}"
+: "${I386_CPU:?no tcg_cpu_model in harness/core/arch.c}"
 
 W=$(mktemp -d /var/tmp/bootproof-bench.XXXXXX)
 FAILED=
@@ -348,7 +352,7 @@ vs_bare() {
 	vb_cfg=$(kconfig "$vb_k")
 	vb_ba=$(bare_args "$vb_arch" "$vb_cfg")
 	vb_cpu=
-	[ "$vb_arch" != i386 ] || vb_cpu="-cpu coreduo"
+	[ "$vb_arch" != i386 ] || vb_cpu="-cpu $I386_CPU"
 	say "  K  $vb_k"
 	say "  A  bootproof boot $(short "$*" "$vb_k") --scenarios boot --accel tcg"
 	say "  B  $vb_qemu -machine pc -accel tcg${vb_cpu:+ $vb_cpu} -m $MEM -smp $CPUS -nodefaults -display none -no-reboot -serial file:F -kernel K $(short "$vb_ba" "$vb_k")"
