@@ -26,7 +26,12 @@
 #                 QEMU's fastest firmware; no target)
 #              target A/B <= 1.30
 #   distro     the same three on Debian's kernel (the newest
-#              /boot/vmlinuz-*-amd64; A finds its initrd beside it)
+#              /boot/vmlinuz-*-amd64; A boots it with bootproof's own
+#              initramfs); a modular kernel's B and C get the disk too and
+#              an uncompressed initramfs whose /init loads the modules
+#              bootproof's initramfs loads for the root, in modprobe's
+#              order, then powers off ("booting that kernel with its
+#              needed modules")
 #              target A/B <= 1.50
 #   i386       the same three on Debian's 686-pae kernel that make setup
 #              unpacks in <cache>/i386-kernel/boot/: A with --arch i386,
@@ -261,6 +266,60 @@ EOF
 	mkfs.ext4 -q -F -d "$mi_r" "$W/init-$1.img" 16M >/dev/null
 }
 
+# modinit ARCH GCCFLAG KERNEL: for a modular kernel (its modules beside it
+# as bootproof finds them: KDIR/../lib/modules/REL, else /lib/modules/REL),
+# the bare side's initramfs with the modules bootproof's own initramfs
+# loads for the root (virtio_pci, virtio_blk, ext4 and crc32c, with what
+# they depend on, in modprobe's order) and a static /init that loads them
+# and powers off: $W/modinit-ARCH.cpio, uncompressed as bootproof's.
+# Fails (1) for a kernel without such modules.
+modinit() {
+	mo_rel=$(basename "$3" | sed -n 's/^vmlinuz-//p')
+	mo_base=$(cd "$(dirname "$3")/.." && pwd)
+	[ -n "$mo_rel" ] || return 1
+	[ -f "$mo_base/lib/modules/$mo_rel/modules.dep" ] || mo_base=
+	[ -f "$mo_base/lib/modules/$mo_rel/modules.dep" ] || return 1
+	[ -f "$W/modinit-$1.cpio" ] && return 0
+	mo_r=$W/modroot-$1
+	rm -rf "$mo_r"
+	mkdir -p "$mo_r/dev" "$mo_r/proc" "$mo_r/m" && mknod "$mo_r/dev/console" c 5 1 || return 1
+	mo_n=0
+	for mo_m in virtio_pci virtio_blk ext4 crc32c; do
+		modprobe ${mo_base:+-d "$mo_base"} -S "$mo_rel" --show-depends "$mo_m" 2>/dev/null |
+			awk '$1 == "insmod" { print $2 }'
+	done | awk '!seen[$0]++' >"$W/modinit-$1.list"
+	while read -r mo_f; do
+		mo_n=$((mo_n + 1))
+		cp "$mo_f" "$mo_r/m/$mo_n.ko" || return 1
+	done <"$W/modinit-$1.list"
+	cat >"$W/modinit.c" <<EOF
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/reboot.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(void)
+{
+	static const char msg[] = "$MARK\\n";
+	char p[32];
+
+	for (int i = 1; i <= $mo_n; i++) {
+		snprintf(p, sizeof(p), "/m/%d.ko", i);
+		int fd = open(p, O_RDONLY);
+		if (fd < 0 || syscall(__NR_finit_module, fd, "", 0) < 0)
+			dprintf(1, "insmod %s failed\\n", p);
+		close(fd);
+	}
+	write(1, msg, sizeof(msg) - 1);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 1;
+}
+EOF
+	gcc "$2" -static -O2 -o "$mo_r/init" "$W/modinit.c" || return 1
+	(cd "$mo_r" && find . | cpio -o -H newc -R 0:0 --quiet) >"$W/modinit-$1.cpio"
+}
+
 # bare_args ARCH CONFIG: the bare side's root and command line for a
 # kernel whose .config is CONFIG (empty: unknown): the initramfs, or the
 # disk when the kernel cannot take an initramfs.
@@ -351,12 +410,20 @@ vs_bare() {
 	mkinit "$vb_arch" "$vb_m" || { echo "bench: could not make the bare side's /init" >&2; return 1; }
 	vb_cfg=$(kconfig "$vb_k")
 	vb_ba=$(bare_args "$vb_arch" "$vb_cfg")
+	# A modular kernel: the root disk too, and its modules loaded.
+	if modinit "$vb_arch" "$vb_m" "$vb_k"; then
+		vb_ba="-drive file=$W/init-$vb_arch.img,if=virtio,format=raw -initrd $W/modinit-$vb_arch.cpio -append 'console=ttyS0 rdinit=/init panic=-1'"
+		vb_mods=$(wc -l <"$W/modinit-$vb_arch.list")
+	else
+		vb_mods=
+	fi
 	vb_cpu=
 	[ "$vb_arch" != i386 ] || vb_cpu="-cpu $I386_CPU"
 	say "  K  $vb_k"
 	say "  A  bootproof boot $(short "$*" "$vb_k") --scenarios boot --accel tcg"
 	say "  B  $vb_qemu -machine pc -accel tcg${vb_cpu:+ $vb_cpu} -m $MEM -smp $CPUS -nodefaults -display none -no-reboot -serial file:F -kernel K $(short "$vb_ba" "$vb_k")"
-	case $vb_ba in -drive*) say "     (a disk, not -initrd: ${vb_cfg:-its config} has no CONFIG_BLK_DEV_INITRD)" ;; esac
+	case $vb_ba in -drive*-initrd*) ;; -drive*) say "     (a disk, not -initrd: ${vb_cfg:-its config} has no CONFIG_BLK_DEV_INITRD)" ;; esac
+	[ -z "$vb_mods" ] || say "     (a modular kernel: the disk too, and /init loads the $vb_mods modules bootproof's initramfs loads for the root: $(sed 's|.*/||; s|[.]ko.*||' "$W/modinit-$vb_arch.list" | tr '\n' ' '))"
 	say "  C  B with -bios $QBOOT"
 	alternate "$vb_name" "$N" 1 "A B C" \
 		"bp_boot $vb_name-a $* --scenarios boot" \
