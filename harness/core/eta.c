@@ -36,6 +36,14 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
+/* The end of a method line: "1 min (median of this run's boots)". */
+static void boot_method(struct strbuf *method, double boot, size_t n_boots)
+{
+	eta_format(boot, method);
+	strbuf_addf(method, " (%s)", n_boots ? "median of this run's boots"
+					     : "default until one is measured");
+}
+
 double eta_seconds(const struct eta_step *steps, size_t n,
 		   const double *builds, size_t n_builds, const double *boots,
 		   size_t n_boots, double default_boot, struct strbuf *method)
@@ -79,11 +87,7 @@ double eta_seconds(const struct eta_step *steps, size_t n,
 			    "cached build%s), %zu cached, %zu boot%s at ",
 			    f.buf, n_builds, n_builds == 1 ? "" : "s", n_cached,
 			    n_boot, n_boot == 1 ? "" : "s");
-		strbuf_setlen(&f, 0);
-		eta_format(boot, &f);
-		strbuf_addf(method, "%s (%s)", f.buf,
-			    n_boots ? "median of this run's boots"
-				    : "default until one is measured");
+		boot_method(method, boot, n_boots);
 	}
 	return t;
 }
@@ -125,11 +129,7 @@ double eta_guess_seconds(const struct eta_step *steps, size_t n,
 			    n_build, n_build == 1 ? "" : "s", f.buf, options,
 			    ETA_CPU_S_PER_OPTION, jobs, jobs == 1 ? "" : "s",
 			    n_boot, n_boot == 1 ? "" : "s");
-		strbuf_setlen(&f, 0);
-		eta_format(boot, &f);
-		strbuf_addf(method, "%s (%s)", f.buf,
-			    n_boots ? "median of this run's boots"
-				    : "default until one is measured");
+		boot_method(method, boot, n_boots);
 	}
 	return t;
 }
