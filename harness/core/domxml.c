@@ -96,6 +96,12 @@ static void devices(struct w *w, const struct domxml_spec *s,
 	/* ttyS0: the console, read through virDomainOpenConsole. */
 	start(w, "serial");
 	attr(w, "type", "pty");
+	if (s->serial_log) {
+		start(w, "log");
+		attr(w, "file", s->serial_log);
+		attr(w, "append", "off");
+		end(w);
+	}
 	empty_el(w, "target", "port", "0");
 	end(w);
 
@@ -182,7 +188,8 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 		return -EINVAL;
 	if (s->kgdb_port < 0 || s->kgdb_port > 65535)
 		return -EINVAL;
-	if (s->channel_file && s->channel_file[0] != '/')
+	if ((s->channel_file && s->channel_file[0] != '/') ||
+	    (s->serial_log && s->serial_log[0] != '/'))
 		return -EINVAL;	/* libvirt wants an absolute path */
 	snprintf(qemu, sizeof(qemu), "/usr/bin/%s", arch->qemu_system);
 	emulator = s->emulator ? s->emulator : qemu;

@@ -52,6 +52,9 @@ struct domxml_spec {
 	 * NULL: a pty nobody opens. */
 	const char *channel_file;
 	bool no_network;	/* leave out the virtio-net interface */
+	/* QEMU's own log of ttyS0, every byte the guest printed there
+	 * (absolute path; NULL: none). */
+	const char *serial_log;
 };
 
 /*

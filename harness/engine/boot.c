@@ -87,6 +87,8 @@ struct session {
 	unsigned timeout_s, heavy;
 	char started[32];
 	struct timeline tl;	/* where the time went (run.json "timeline") */
+	char *serial_log;	/* QEMU's own log of ttyS0 (stage dir) */
+	size_t readback_bytes;	/* console bytes taken from it */
 };
 
 static void iso_now(char *buf, size_t n)
@@ -683,6 +685,84 @@ static void end_from_state(struct session *s, const struct guest_event *ev)
 		 ev->reason ? ev->reason : guest_state_name(ev->state));
 }
 
+/*
+ * Console bytes: to the parsers, and to console.log up to CONSOLE_LOG_MAX
+ * (a guest that floods its console must not fill the results disk: the
+ * log says where it was cut).  -errno when console.log cannot be written:
+ * the end is then INFRA (a boot nobody can read is not worth going on
+ * with).
+ */
+static int take(struct session *s, const char *data, size_t len)
+{
+	size_t keep = len;
+	int e;
+
+	bootlog_feed(s->bl, data, len);
+	if (s->log_bytes + keep > CONSOLE_LOG_MAX)
+		keep = s->log_bytes < CONSOLE_LOG_MAX
+			       ? CONSOLE_LOG_MAX - s->log_bytes
+			       : 0;
+	s->log_bytes += len;
+	errno = 0;
+	if ((keep && fwrite(data, 1, keep, s->log) != keep) ||
+	    (keep < len && !s->log_cut &&
+	     fprintf(s->log, "\n[bootproof: console log cut at %d MiB; the "
+			     "guest went on printing]\n",
+		     CONSOLE_LOG_MAX >> 20) < 0) ||
+	    fflush(s->log) != 0) {
+		e = errno ? errno : EIO;
+		s->end = BOOT_END_INFRA;
+		snprintf(s->end_reason, sizeof(s->end_reason),
+			 "cannot write %s: %s", s->log_path, strerror(e));
+		return -e;
+	}
+	if (keep < len)
+		s->log_cut = true;
+	return 0;
+}
+
+/*
+ * After the guest: what QEMU wrote to ttyS0 beyond what the console
+ * stream delivered.  libvirt's stream can lose its last bytes when QEMU
+ * goes while the host is loaded (seen: a clean boot without its "reboot:
+ * Power down" became CRASHED); QEMU's own log of the same serial port
+ * (<log file> in the domain XML) has every byte, so the missing end is
+ * read from there and goes the same way.
+ */
+static void readback(struct session *s)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	struct stat st;
+	off_t at = (off_t)s->log_bytes;
+	size_t want, got = 0;
+
+	if (!s->serial_log)
+		return;
+	fd = open(s->serial_log, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= at)
+		return;
+	want = (size_t)(st.st_size - at);
+	if (want > CONSOLE_LOG_MAX)
+		want = CONSOLE_LOG_MAX;
+	buf = malloc(want);
+	if (!buf)
+		return;
+	while (got < want) {
+		ssize_t k = pread(fd, buf + got, want - got, at + (off_t)got);
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (!got)
+		return;
+	s->readback_bytes = got;
+	progress(s, "console: %zu bytes the stream did not deliver read back "
+		    "from QEMU's log of ttyS0", got);
+	(void)take(s, buf, got);
+}
+
 static void follow(struct session *s)
 {
 	const struct domain_ops *ops = s->req->ops;
@@ -724,39 +804,9 @@ static void follow(struct session *s)
 				 "reading the guest failed: %s", strerror(-e));
 			return;
 		}
-		if (ev.len) {
-			size_t keep = ev.len;
-
-			bootlog_feed(s->bl, ev.data, ev.len);
-			/* A guest that floods its console must not fill the
-			 * results disk: keep the first CONSOLE_LOG_MAX bytes
-			 * and say where the log was cut. */
-			if (s->log_bytes + keep > CONSOLE_LOG_MAX)
-				keep = s->log_bytes < CONSOLE_LOG_MAX
-					       ? CONSOLE_LOG_MAX - s->log_bytes
-					       : 0;
-			s->log_bytes += ev.len;
-			errno = 0;
-			if ((keep && fwrite(ev.data, 1, keep, s->log) != keep) ||
-			    (keep < ev.len && !s->log_cut &&
-			     fprintf(s->log, "\n[bootproof: console log cut at "
-					     "%d MiB; the guest went on "
-					     "printing]\n",
-				     CONSOLE_LOG_MAX >> 20) < 0) ||
-			    fflush(s->log) != 0) {
-				/* The results cannot be kept (a full disk):
-				 * a boot nobody can read is not worth going
-				 * on with. */
-				e = errno ? errno : EIO;
-				ops->destroy(s->g);
-				s->end = BOOT_END_INFRA;
-				snprintf(s->end_reason, sizeof(s->end_reason),
-					 "cannot write %s: %s", s->log_path,
-					 strerror(e));
-				return;
-			}
-			if (keep < ev.len)
-				s->log_cut = true;
+		if (ev.len && take(s, ev.data, ev.len) < 0) {
+			ops->destroy(s->g);
+			return;
 		}
 		if (ev.state_changed) {
 			end_from_state(s, &ev);
@@ -914,6 +964,7 @@ static int boot_attempt(const struct boot_request *req_in,
 	/* Only the agent writes there, one line (docs/boot.md). */
 	if (req.image)
 		s.channel_path = path_join(req.stage_dir, "channel.log");
+	s.serial_log = path_join(req.stage_dir, "serial.log");
 
 	phase(&s, "define");
 	firmware = bp_arch_info(req.arch) ? bp_arch_info(req.arch)->fast_firmware
@@ -932,6 +983,7 @@ static int boot_attempt(const struct boot_request *req_in,
 			.firmware = firmware,
 			.disk = disk,
 			.channel_file = s.channel_path,
+			.serial_log = s.serial_log,
 		};
 
 		if (s.kgdb_wanted) {
@@ -986,6 +1038,8 @@ static int boot_attempt(const struct boot_request *req_in,
 	follow(&s);
 	/* The guest has ended: what is left is ours. */
 	phase(&s, "teardown");
+	if (s.end != BOOT_END_INFRA)
+		readback(&s);
 	read_channel(&s);
 	req.ops->free(s.g);
 	s.g = NULL;
@@ -1005,6 +1059,7 @@ out:
 	free(s.xml);
 	free(s.kgdb_file);
 	free(s.channel_path);
+	free(s.serial_log);
 	free(s.channel_file);
 	free(s.log_path);
 	return ret->record ? 0 : -ENOMEM;

@@ -95,6 +95,39 @@ static void test_clean_boot(void **state)
 	free(f.xml);
 }
 
+/* The console stream lost the guest's last lines ("reboot: Power down"
+ * among them): they are read back from QEMU's own log of ttyS0, the
+ * verdict is the clean boot's and console.log is whole. */
+static void test_console_readback(void **state)
+{
+	_cleanup_free_ char *log = data("debian61-boot.log");
+	struct fake_domain f = { .log = log, .end = GUEST_SHUTOFF,
+				 .end_reason = "guest shut down",
+				 .lost_tail = 200, .serial_log = true };
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
+	struct boot_outcome o;
+
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_non_null(strstr(f.xml, "<log file=\""));
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	assert_string_equal(jsonx_text(o.record, "last_milestone"), "POWER_OFF");
+	assert_log_copied(log);
+	json_object_put(o.record);
+	free(f.xml);
+
+	/* Without QEMU's log the same stream is not a clean boot: the test
+	 * sees the loss it claims to repair. */
+	f = (struct fake_domain){ .log = log, .end = GUEST_SHUTOFF,
+				  .end_reason = "guest shut down",
+				  .lost_tail = 200 };
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_not_equal(o.verdict, VERDICT_BOOTED);
+	json_object_put(o.record);
+	free(f.xml);
+}
+
 /* Any chunking gives the same verdict (the console parser is incremental). */
 static void test_panic_any_chunking(void **state)
 {
@@ -665,6 +698,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_boot),
+		cmocka_unit_test(test_console_readback),
 		cmocka_unit_test(test_retry_after_qemu_crash),
 		cmocka_unit_test(test_retries_exhausted),
 		cmocka_unit_test(test_no_retry),

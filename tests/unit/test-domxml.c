@@ -48,6 +48,7 @@ static const struct domxml_spec full_x86_64 = {
 	.disk = "/var/cache/bootproof/runs/r1/root.qcow2",
 	.kgdb_port = 40123,
 	.channel_file = "/var/cache/bootproof/runs/r1/channel.log",
+	.serial_log = "/var/cache/bootproof/runs/r1/serial.log",
 };
 
 static void test_full_x86_64(void **state)

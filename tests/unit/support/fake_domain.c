@@ -51,6 +51,29 @@ static void write_channel(const char *xml, const char *text)
 	fclose(f);
 }
 
+/* All the guest printed on ttyS0, as QEMU's logfile= would have it. */
+static void write_serial_log(const char *xml, const struct strbuf *all)
+{
+	static const char tag[] = "<log file=\"";
+	const char *p = strstr(xml, tag), *e;
+	char path[4096];
+	FILE *f;
+
+	if (!p)
+		return;
+	p += strlen(tag);
+	e = strchr(p, '"');
+	if (!e || (size_t)(e - p) >= sizeof(path))
+		return;
+	memcpy(path, p, (size_t)(e - p));
+	path[e - p] = '\0';
+	f = fopen(path, "we");
+	if (!f)
+		return;
+	fwrite(all->buf, 1, all->len, f);
+	fclose(f);
+}
+
 static int fstart(const char *uri, const char *xml, struct guest **ret,
 		  struct strbuf *err)
 {
@@ -77,6 +100,13 @@ static int fstart(const char *uri, const char *xml, struct guest **ret,
 	}
 	if (f->channel_text)
 		write_channel(xml, f->channel_text);
+	if (f->serial_log)
+		write_serial_log(xml, &g->data);
+	if (f->lost_tail) {
+		strbuf_setlen(&g->data, g->data.len > f->lost_tail
+						? g->data.len - f->lost_tail
+						: 0);
+	}
 	g->state = GUEST_RUNNING;
 	*ret = g;
 	return 0;

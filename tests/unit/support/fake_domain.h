@@ -12,6 +12,7 @@
 #define BP_FAKE_DOMAIN_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "adapters/virt.h"
@@ -35,6 +36,12 @@ struct fake_domain {
 	/* Written at start to the file behind the XML's <channel
 	 * type="file"> (what the agent sent the host); NULL: nothing. */
 	const char *channel_text;
+	/* The last lost_tail bytes of log never come through the console
+	 * stream, as libvirt's can lose them under load. */
+	size_t lost_tail;
+	/* QEMU's own log of ttyS0 (the XML's <log file>) gets all of log,
+	 * written at start. */
+	bool serial_log;
 	/* The fake the start after this one uses (NULL: this one again). */
 	struct fake_domain *then;
 	/* what the engine did */
