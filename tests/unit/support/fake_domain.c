@@ -26,52 +26,52 @@ void fake_domain_use(struct fake_domain *f)
 	cur = f;
 }
 
+/* The path in the first `attr="..."` after `after` in xml, into path. */
+static bool xml_path(const char *xml, const char *after, const char *attr,
+		     char *path, size_t n)
+{
+	const char *p = strstr(xml, after), *e;
+
+	if (!p || !(p = strstr(p, attr)))
+		return false;
+	p += strlen(attr);
+	e = strchr(p, '"');
+	if (!e || (size_t)(e - p) >= n)
+		return false;
+	memcpy(path, p, (size_t)(e - p));
+	path[e - p] = '\0';
+	return true;
+}
+
+/* What the guest "wrote" to a file QEMU would have written. */
+static void write_at(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return;
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
 /* The guest's words on its virtio-serial channel, as QEMU's file chardev
  * would have written them. */
 static void write_channel(const char *xml, const char *text)
 {
-	static const char tag[] = "<channel type=\"file\">";
-	static const char src[] = "<source path=\"";
-	const char *p = strstr(xml, tag), *e;
 	char path[4096];
-	FILE *f;
 
-	if (!p || !(p = strstr(p, src)))
-		return;
-	p += strlen(src);
-	e = strchr(p, '"');
-	if (!e || (size_t)(e - p) >= sizeof(path))
-		return;
-	memcpy(path, p, (size_t)(e - p));
-	path[e - p] = '\0';
-	f = fopen(path, "we");
-	if (!f)
-		return;
-	fputs(text, f);
-	fclose(f);
+	if (xml_path(xml, "<channel type=\"file\">", "<source path=\"", path,
+		     sizeof(path)))
+		write_at(path, text, strlen(text));
 }
 
 /* All the guest printed on ttyS0, as QEMU's logfile= would have it. */
 static void write_serial_log(const char *xml, const struct strbuf *all)
 {
-	static const char tag[] = "<log file=\"";
-	const char *p = strstr(xml, tag), *e;
 	char path[4096];
-	FILE *f;
 
-	if (!p)
-		return;
-	p += strlen(tag);
-	e = strchr(p, '"');
-	if (!e || (size_t)(e - p) >= sizeof(path))
-		return;
-	memcpy(path, p, (size_t)(e - p));
-	path[e - p] = '\0';
-	f = fopen(path, "we");
-	if (!f)
-		return;
-	fwrite(all->buf, 1, all->len, f);
-	fclose(f);
+	if (xml_path(xml, "<serial", "<log file=\"", path, sizeof(path)))
+		write_at(path, all->buf, all->len);
 }
 
 static int fstart(const char *uri, const char *xml, struct guest **ret,
