@@ -133,7 +133,8 @@ refused() {
 }
 others=$(ls -d shards/*/ | grep -v "^$s1\$")
 # shellcheck disable=SC2086
-refused 2 "shard $k/4 is missing: nobody ran its candidates (x86_64-" m1 $others
+# (which candidates are in it depends on the build times the cache knows)
+refused 2 "shard $k/4 is missing: nobody ran its candidates (" m1 $others
 # shellcheck disable=SC2086
 refused 2 "are both shard $k/4: their candidates would be merged twice" m2 shards/*/ $again
 ./bootproof run demo --shard "$k/4" --shard-by order --results other >/dev/null 2>&1

@@ -80,14 +80,16 @@ cat "$T/err"
 grep -Fq "$T/cachefile/images: Not a directory" "$T/err" || no "cache is a file: message does not name it"
 ok "cache directory is a file"
 
-# 4. The cache on a read-only file system that holds the image: the image
-# is found and checked, staging the kernel fails.
+# 4. The cache on a read-only file system that holds the image and
+# bootproof's initramfs: both are found and checked, staging the kernel
+# fails.
 img=$("$BP" image --arch x86_64 --modules "/lib/modules/$REL" 2>"$T/err" | sed -n 's/^path: //p')
 if [ -n "$img" ] && [ -f "${img%.img}.json" ]; then
 	C=$T/rocache
 	mount_tmpfs "$C" 512m
 	mkdir -p "$C/images"
 	cp --sparse=always "$img" "${img%.img}.json" "$C/images/"
+	cp "$(dirname "$img")"/initramfs-x86_64-*.cpio "$C/images/" 2>/dev/null
 	mount -o remount,ro "$C"
 	BOOTPROOF_CACHE=$C "$BP" boot --kernel "$K" --accel tcg --scenarios boot \
 		--results "$T/r4" >"$T/out" 2>"$T/err"
