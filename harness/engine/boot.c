@@ -907,6 +907,87 @@ static void read_channel(struct session *s)
 		s->channel_file = strdup(name);
 }
 
+/* The firmware of a direct kernel boot: the arch's fast one when the host
+ * has it, else NULL (QEMU's default, SeaBIOS). */
+static const char *firmware_of(enum bp_arch arch)
+{
+	const struct bp_arch_info *a = bp_arch_info(arch);
+
+	if (!a || !a->fast_firmware || access(a->fast_firmware, R_OK) < 0)
+		return NULL;
+	return a->fast_firmware;
+}
+
+/*
+ * Define and start the guest of the staged files: its command line and
+ * domain XML (kept in the run directory), then the domain; a kgdb port
+ * another run took between our probe and QEMU's bind is chosen again.
+ * 0, or -errno with err saying what failed (the boot is then INFRA).
+ */
+static int start_guest(struct session *s, const char *kernel,
+		       const char *initrd, const char *disk, struct strbuf *err)
+{
+	const struct boot_request *req = s->req;
+	const char *firmware = firmware_of(req->arch);
+	char name[64];
+	int e = -EINVAL;
+
+	snprintf(name, sizeof(name), "%sdomain.xml",
+		 req->prefix ? req->prefix : "");
+	for (int attempt = 0; attempt < 3; attempt++) {
+		_cleanup_free_ char *xml_path = path_join(req->run_dir, name);
+		struct domxml_spec spec = {
+			.name = req->name,
+			.arch = req->arch,
+			.accel = req->accel,
+			.memory_mib = req->memory_mib,
+			.vcpus = req->vcpus,
+			.kernel = kernel,
+			.initrd = initrd,
+			.firmware = firmware,
+			.disk = disk,
+			.channel_file = s->channel_path,
+			.serial_log = s->serial_log,
+		};
+
+		if (s->kgdb_wanted) {
+			s->kgdb_port = free_port();
+			if (s->kgdb_port < 0)
+				s->kgdb_port = 0;
+		}
+		free(s->cmdline);
+		free(s->xml);
+		s->xml = NULL;
+		s->cmdline = boot_cmdline(req, s->kgdb_port);
+		spec.cmdline = s->cmdline;
+		spec.kgdb_port = s->kgdb_port;
+		e = domxml_build(&spec, &s->xml);
+		if (e < 0) {
+			strbuf_addf(err, "cannot build the domain XML: %s",
+				    strerror(-e));
+			return e;
+		}
+		e = write_file_atomic(xml_path, s->xml, strlen(s->xml), 0644);
+		if (e < 0) {
+			strbuf_addf(err, "cannot write %s: %s", xml_path,
+				    strerror(-e));
+			return e;
+		}
+		strbuf_reset(err);
+		progress(s, "starting %s guest %s (%s)", bp_arch_name(req->arch),
+			 req->name, bp_accel_name(req->accel));
+		phase(s, "start");
+		e = req->ops->start(req->uri, s->xml, &s->g, err);
+		if (e == 0)
+			return 0;
+		/* Another run took the kgdb port between our probe and
+		 * QEMU's bind: try another. */
+		if (!s->kgdb_port || !strstr(err->buf, "in use"))
+			return e;
+	}
+	return e;
+}
+
 static int boot_attempt(const struct boot_request *req_in,
 			struct boot_outcome *ret)
 {
@@ -921,8 +1002,6 @@ static int boot_attempt(const struct boot_request *req_in,
 	};
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	_cleanup_free_ char *kernel = NULL, *initrd = NULL, *disk = NULL;
-	_cleanup_free_ char *xml_path = NULL;
-	const char *firmware;
 	char name[64];
 	int e;
 
@@ -967,66 +1046,7 @@ static int boot_attempt(const struct boot_request *req_in,
 	s.serial_log = path_join(req.stage_dir, "serial.log");
 
 	phase(&s, "define");
-	firmware = bp_arch_info(req.arch) ? bp_arch_info(req.arch)->fast_firmware
-					  : NULL;
-	if (firmware && access(firmware, R_OK) < 0)
-		firmware = NULL;	/* QEMU's default, SeaBIOS */
-	for (int attempt = 0; attempt < 3; attempt++) {
-		struct domxml_spec spec = {
-			.name = req.name,
-			.arch = req.arch,
-			.accel = req.accel,
-			.memory_mib = req.memory_mib,
-			.vcpus = req.vcpus,
-			.kernel = kernel,
-			.initrd = initrd,
-			.firmware = firmware,
-			.disk = disk,
-			.channel_file = s.channel_path,
-			.serial_log = s.serial_log,
-		};
-
-		if (s.kgdb_wanted) {
-			s.kgdb_port = free_port();
-			if (s.kgdb_port < 0)
-				s.kgdb_port = 0;
-		}
-		free(s.cmdline);
-		free(s.xml);
-		s.xml = NULL;
-		s.cmdline = boot_cmdline(&req, s.kgdb_port);
-		spec.cmdline = s.cmdline;
-		spec.kgdb_port = s.kgdb_port;
-		e = domxml_build(&spec, &s.xml);
-		if (e < 0) {
-			strbuf_addf(&err, "cannot build the domain XML: %s",
-				    strerror(-e));
-			finish(&s, BOOT_END_INFRA, err.buf, ret);
-			goto out;
-		}
-		snprintf(name, sizeof(name), "%sdomain.xml",
-			 req.prefix ? req.prefix : "");
-		free(xml_path);
-		xml_path = path_join(req.run_dir, name);
-		e = write_file_atomic(xml_path, s.xml, strlen(s.xml), 0644);
-		if (e < 0) {
-			strbuf_addf(&err, "cannot write %s: %s", xml_path,
-				    strerror(-e));
-			finish(&s, BOOT_END_INFRA, err.buf, ret);
-			goto out;
-		}
-		strbuf_reset(&err);
-		progress(&s, "starting %s guest %s (%s)", bp_arch_name(req.arch),
-			 req.name, bp_accel_name(req.accel));
-		phase(&s, "start");
-		e = req.ops->start(req.uri, s.xml, &s.g, &err);
-		if (e == 0)
-			break;
-		/* Another run took the kgdb port between our probe and
-		 * QEMU's bind: try another. */
-		if (!s.kgdb_port || !strstr(err.buf, "in use"))
-			break;
-	}
+	e = start_guest(&s, kernel, initrd, disk, &err);
 	if (e < 0) {
 		finish(&s, BOOT_END_INFRA, err.buf, ret);
 		goto out;
