@@ -53,6 +53,33 @@ static void empty_el(struct w *w, const char *el, const char *a1,
 	end(w);
 }
 
+/*
+ * Every PCI device of the guest on the root complex, at a slot of its own
+ * (one list: domxml_qemu places them the same way).  On q35, libvirt would
+ * otherwise put each behind a pcie-root-port of its own, a hotplug bridge
+ * the kernel probes as well.
+ */
+enum pci_slot {
+	SLOT_DISK = 2,
+	SLOT_NET,
+	SLOT_SERIAL,	/* virtio-serial: hvc0 and the agent's channel */
+	SLOT_RNG,
+};
+
+static void pci_address(struct w *w, enum pci_slot slot)
+{
+	char num[8];
+
+	snprintf(num, sizeof(num), "0x%02x", (unsigned)slot);
+	start(w, "address");
+	attr(w, "type", "pci");
+	attr(w, "domain", "0x0000");
+	attr(w, "bus", "0x00");
+	attr(w, "slot", num);
+	attr(w, "function", "0x0");
+	end(w);
+}
+
 static void devices(struct w *w, const struct domxml_spec *s,
 		    const char *emulator)
 {
@@ -75,6 +102,7 @@ static void devices(struct w *w, const struct domxml_spec *s,
 		attr(w, "dev", "vda");
 		attr(w, "bus", "virtio");
 		end(w);
+		pci_address(w, SLOT_DISK);
 		end(w);
 	}
 
@@ -84,13 +112,19 @@ static void devices(struct w *w, const struct domxml_spec *s,
 		start(w, "interface");
 		attr(w, "type", "ethernet");
 		empty_el(w, "model", "type", "virtio");
+		pci_address(w, SLOT_NET);
 		end(w);
 	}
 
-	/* libvirt adds a USB controller to a "pc" machine unless told. */
+	/* libvirt adds a USB controller to a machine unless told. */
 	start(w, "controller");
 	attr(w, "type", "usb");
 	attr(w, "model", "none");
+	end(w);
+	start(w, "controller");
+	attr(w, "type", "virtio-serial");
+	attr(w, "index", "0");
+	pci_address(w, SLOT_SERIAL);
 	end(w);
 
 	/* ttyS0: the console, read through virDomainOpenConsole. */
@@ -153,6 +187,7 @@ static void devices(struct w *w, const struct domxml_spec *s,
 	if (xmlTextWriterWriteString(w->x, BAD_CAST "/dev/urandom") < 0)
 		w->bad = 1;
 	end(w);
+	pci_address(w, SLOT_RNG);
 	end(w);
 
 	/* pvpanic on ISA (libvirt 9.0 calls it "isa"): a panicking guest
@@ -215,7 +250,7 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	start(&w, "os");
 	start(&w, "type");
 	attr(&w, "arch", arch->libvirt_arch);
-	attr(&w, "machine", "pc");
+	attr(&w, "machine", DOMXML_MACHINE);
 	if (xmlTextWriterWriteString(w.x, BAD_CAST "hvm") < 0)
 		w.bad = 1;
 	end(&w);
@@ -317,9 +352,9 @@ int domxml_qemu(const struct domxml_spec *s, struct domxml_qemu *ret)
 		return -EINVAL;
 
 	q.memory_mib = domxml_memory_mib(s);
-	/* As domxml_build: machine "pc" (ACPI and the APIC are its
+	/* As domxml_build: the machine (ACPI and the APIC are its
 	 * defaults), the CPUs, the richest CPU model or the arch's own. */
-	qopt(&q, "-machine pc");
+	qopt(&q, "-machine %s", DOMXML_MACHINE);
 	qopt(&q, "-smp %u", domxml_vcpus(s));
 	qopt(&q, "-cpu %s", arch->tcg_cpu_model ? arch->tcg_cpu_model : "max");
 	/* on_reboot destroy: a rebooting guest (panic=-1) ends. */

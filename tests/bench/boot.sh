@@ -24,18 +24,20 @@
 #                 virtio-blk instead, root=/dev/vda init=/init.
 #              C  B with -bios /usr/share/qemu/qboot.rom (information:
 #                 QEMU's fastest firmware; no target)
+#              D  C on -machine q35 (information: bootproof's own
+#                 machine and firmware, core/domxml.h DOMXML_MACHINE)
 #              target A/B <= 1.30
-#   distro     the same three on Debian's kernel (the newest
+#   distro     the same four on Debian's kernel (the newest
 #              /boot/vmlinuz-*-amd64; A boots it with bootproof's own
-#              initramfs); a modular kernel's B and C get the disk too and
+#              initramfs); a modular kernel's B, C and D get the disk too and
 #              an uncompressed initramfs whose /init loads the modules
 #              bootproof's initramfs loads for the root, in modprobe's
 #              order, then powers off ("booting that kernel with its
 #              needed modules")
 #              target A/B <= 1.50
-#   i386       the same three on Debian's 686-pae kernel that make setup
+#   i386       the same four on Debian's 686-pae kernel that make setup
 #              unpacks in <cache>/i386-kernel/boot/: A with --arch i386,
-#              B and C qemu-system-i386 -cpu coreduo (bootproof's i386 TCG
+#              B, C and D qemu-system-i386 -cpu coreduo (bootproof's i386 TCG
 #              model, read from core/arch.c) and an i386 /init (gcc -m32
 #              -static)
 #              target A/B <= 1.50
@@ -88,6 +90,7 @@ export BOOTPROOF_CACHE="$CACHE" BOOTPROOF_DATADIR="${BOOTPROOF_DATADIR:-$top}"
 # DOMXML_VCPUS_DEFAULT): the bare QEMU gets the same.
 MEM=$(sed -n 's/^#define DOMXML_MEMORY_MIB_DEFAULT \([0-9]*\).*/\1/p' "$top/harness/core/domxml.h")
 CPUS=$(sed -n 's/^#define DOMXML_VCPUS_DEFAULT \([0-9]*\).*/\1/p' "$top/harness/core/domxml.h")
+MACHINE=$(sed -n 's/^#define DOMXML_MACHINE "\([a-z0-9]*\)".*/\1/p' "$top/harness/core/domxml.h")
 # The i386 guest's TCG CPU model (core/arch.c, the only arch with one).
 I386_CPU=$(sed -n 's/.*\.tcg_cpu_model = "\([^"]*\)".*/\1/p' "$top/harness/core/arch.c")
 QBOOT=/usr/share/qemu/qboot.rom
@@ -98,6 +101,7 @@ case $RUN_N in '' | *[!0-9]* | 0) echo "bench: BP_BENCH_RUN_N=$RUN_N: not a coun
 [ -x "$BP" ] || { echo "bench: no bootproof binary at $BP (make bootproof guest)" >&2; exit 2; }
 : "${MEM:?no DOMXML_MEMORY_MIB_DEFAULT in harness/core/domxml.h}"
 : "${CPUS:?no DOMXML_VCPUS_DEFAULT in harness/core/domxml.h}"
+: "${MACHINE:?no DOMXML_MACHINE in harness/core/domxml.h}"
 : "${I386_CPU:?no tcg_cpu_model in harness/core/arch.c}"
 
 W=$(mktemp -d /var/tmp/bootproof-bench.XXXXXX)
@@ -181,15 +185,15 @@ bp_boot() {
 	fi
 }
 
-# bare TAG QEMU KERNEL ARGS...: a bare QEMU boot, ARGS its -cpu, -bios,
-# -initrd or -drive and -append; fails unless /init's line reached the
-# serial console.
+# bare TAG QEMU KERNEL MACHINE ARGS...: a bare QEMU boot, ARGS its -cpu,
+# -bios, -initrd or -drive and -append; fails unless /init's line reached
+# the serial console.
 bare() {
-	ba_tag=$1 ba_qemu=$2 ba_kernel=$3
-	shift 3
+	ba_tag=$1 ba_qemu=$2 ba_kernel=$3 ba_machine=$4
+	shift 4
 	rm -f "$W/$ba_tag.console"
 	ba_rc=0
-	timeout 300 "$ba_qemu" -machine pc -accel tcg -m "$MEM" -smp "$CPUS" \
+	timeout 300 "$ba_qemu" -machine "$ba_machine" -accel tcg -m "$MEM" -smp "$CPUS" \
 		-nodefaults -display none -no-reboot \
 		-serial "file:$W/$ba_tag.console" -kernel "$ba_kernel" "$@" \
 		>"$W/$ba_tag.err" 2>&1 || ba_rc=$?
@@ -425,15 +429,19 @@ vs_bare() {
 	case $vb_ba in -drive*-initrd*) ;; -drive*) say "     (a disk, not -initrd: ${vb_cfg:-its config} has no CONFIG_BLK_DEV_INITRD)" ;; esac
 	[ -z "$vb_mods" ] || say "     (a modular kernel: the disk too, and /init loads the $vb_mods modules bootproof's initramfs loads for the root: $(sed 's|.*/||; s|[.]ko.*||' "$W/modinit-$vb_arch.list" | tr '\n' ' '))"
 	say "  C  B with -bios $QBOOT"
-	alternate "$vb_name" "$N" 1 "A B C" \
+	say "  D  C with -machine $MACHINE (bootproof's machine and firmware)"
+	alternate "$vb_name" "$N" 1 "A B C D" \
 		"bp_boot $vb_name-a $* --scenarios boot" \
-		"bare $vb_name-b $vb_qemu $vb_k $vb_cpu $vb_ba" \
-		"bare $vb_name-c $vb_qemu $vb_k $vb_cpu -bios $QBOOT $vb_ba" || return 1
+		"bare $vb_name-b $vb_qemu $vb_k pc $vb_cpu $vb_ba" \
+		"bare $vb_name-c $vb_qemu $vb_k pc $vb_cpu -bios $QBOOT $vb_ba" \
+		"bare $vb_name-d $vb_qemu $vb_k $MACHINE $vb_cpu -bios $QBOOT $vb_ba" || return 1
 	side "A bootproof boot --scenarios boot" "$W/$vb_name.A"
 	side "B bare $vb_qemu" "$W/$vb_name.B"
 	side "C bare $vb_qemu -bios qboot.rom (information)" "$W/$vb_name.C"
+	side "D bare $vb_qemu -machine $MACHINE -bios qboot.rom (information)" "$W/$vb_name.D"
 	ratio "ratio A/B" "$W/$vb_name.A" "$W/$vb_name.B" "$vb_target"
 	ratio "ratio A/C (information)" "$W/$vb_name.A" "$W/$vb_name.C"
+	ratio "ratio A/D (information)" "$W/$vb_name.A" "$W/$vb_name.D"
 }
 
 case_built() {

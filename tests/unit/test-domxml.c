@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+
 #include "core/domxml.h"
 #include "util/strbuf.h"
 
@@ -101,6 +104,55 @@ static void test_tcg_cpu_models(void **state)
 	assert_non_null(strstr(x32, "qemu-system-i386"));
 }
 
+/* The number of nodes expr selects in doc. */
+static int xpath_count(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o;
+	int n;
+
+	assert_non_null(ctx);
+	o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	assert_non_null(o);
+	n = o->nodesetval ? o->nodesetval->nodeNr : 0;
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	return n;
+}
+
+/*
+ * q35, and every PCI device on the root complex at a slot of its own:
+ * without an address libvirt puts each behind a pcie-root-port of its own.
+ */
+static void test_pci_on_root_bus(void **state)
+{
+	static const char *const pci_devices[] = {
+		"/domain/devices/disk[target/@bus='virtio']",
+		"/domain/devices/interface",
+		"/domain/devices/controller[@type='virtio-serial']",
+		"/domain/devices/rng",
+	};
+	_cleanup_free_ char *xml = NULL;
+	char expr[256];
+	xmlDocPtr doc;
+
+	assert_int_equal(domxml_build(&full_x86_64, &xml), 0);
+	doc = xmlReadMemory(xml, (int)strlen(xml), "d.xml", NULL, 0);
+	assert_non_null(doc);
+	assert_int_equal(xpath_count(doc, "/domain/os/type[@machine='q35']"), 1);
+	for (size_t i = 0; i < sizeof(pci_devices) / sizeof(*pci_devices); i++) {
+		snprintf(expr, sizeof(expr),
+			 "%s/address[@type='pci'][@bus='0x00'][@function='0x0']",
+			 pci_devices[i]);
+		assert_int_equal(xpath_count(doc, expr), 1);
+	}
+	assert_int_equal(xpath_count(doc, "//address"), 4);
+	/* No two on one slot. */
+	assert_int_equal(xpath_count(doc, "//address[@slot = "
+				     "following::address/@slot]"), 0);
+	xmlFreeDoc(doc);
+}
+
 /* Everything the guest's user controls is escaped, never markup. */
 static void test_escaping(void **state)
 {
@@ -145,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_full_x86_64),
 		cmocka_unit_test(test_i386_kvm_minimal),
 		cmocka_unit_test(test_tcg_cpu_models),
+		cmocka_unit_test(test_pci_on_root_bus),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_invalid),
 	};

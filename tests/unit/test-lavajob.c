@@ -176,8 +176,8 @@ static void test_qemu_matches_domain(void **state)
 	assert_non_null(strstr(xml, "<memory unit=\"MiB\">768</memory>"));
 	assert_non_null(strstr(all.buf, "-smp 3|"));
 	assert_non_null(strstr(xml, "<vcpu>3</vcpu>"));
-	assert_non_null(strstr(all.buf, "-machine pc|"));
-	assert_non_null(strstr(xml, "machine=\"pc\""));
+	assert_non_null(strstr(all.buf, "-machine " DOMXML_MACHINE "|"));
+	assert_non_null(strstr(xml, "machine=\"" DOMXML_MACHINE "\""));
 	assert_non_null(strstr(all.buf, "-device virtio-rng-pci|"));
 	assert_non_null(strstr(xml, "<rng model=\"virtio\">"));
 	assert_non_null(strstr(all.buf, "-device virtconsole,"));
