@@ -197,6 +197,22 @@ static void devices(struct w *w, const struct domxml_spec *s,
 	end(w);
 }
 
+/*
+ * How libvirt reads the guest CPU's features back after QEMU started:
+ * with QEMU's "cpu-unavailable-features" capability, libvirt 9.0 asks for
+ * every feature property with a qom-get of its own, about 800 monitor
+ * round trips (0.3-0.5 s of every start, measured against 0.2 s for the
+ * rest); without it, x86's two properties feature-words and
+ * filtered-features say the same.  <qemu:capabilities> is libvirt's own
+ * override of what it detected (it marks the domain tainted in its log).
+ */
+static void cpu_probe(struct w *w)
+{
+	start(w, "qemu:capabilities");
+	empty_el(w, "qemu:del", "capability", "cpu-unavailable-features");
+	end(w);
+}
+
 unsigned domxml_memory_mib(const struct domxml_spec *s)
 {
 	return s->memory_mib ? s->memory_mib : DOMXML_MEMORY_MIB_DEFAULT;
@@ -235,6 +251,7 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 
 	start(&w, "domain");
 	attr(&w, "type", type);
+	attr(&w, "xmlns:qemu", "http://libvirt.org/schemas/domain/qemu/1.0");
 	text_el(&w, "name", s->name);
 	text_el(&w, "description",
 		"bootproof guest (transient; destroyed when the run ends)");
@@ -302,6 +319,7 @@ int domxml_build(const struct domxml_spec *s, char **ret_xml)
 	text_el(&w, "on_crash", "destroy");
 
 	devices(&w, s, emulator);
+	cpu_probe(&w);
 	end(&w); /* domain */
 
 	return xmlout_close(&xo, w.bad, ret_xml);
