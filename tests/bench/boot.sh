@@ -47,7 +47,10 @@
 #   parallel   A  two `bootproof boot --kernel K --scenarios boot` started
 #                 together, until both end
 #              B  the same two one after the other
-#              throughput ratio B/A, target >= 1.70
+#              C  two bare QEMUs (built's D, each disk a snapshot) at once
+#              D  the same two bare QEMUs one after the other
+#              throughput ratio B/A, target >= 1.70; D/C (information:
+#              what this host gives two guests at once)
 #   rerun      A  the second `bootproof run` of a small plan (the demo
 #                 plan, x86_64 only, scenarios boot), unchanged, right
 #                 after B in the same cache
@@ -495,6 +498,19 @@ both_at_once() {
 	[ $pa_r1 -eq 0 ] && [ $pa_r2 -eq 0 ]
 }
 one_then_other() { bp_boot seq-1 "$@" && bp_boot seq-2 "$@"; }
+# bare_at_once, bare_in_a_row ARGS...: the same with two bare QEMUs
+# (bare's arguments after its tag).
+bare_at_once() {
+	bare par-b1 "$@" &
+	pb_1=$!
+	bare par-b2 "$@" &
+	pb_2=$!
+	pb_r1=0 pb_r2=0
+	wait $pb_1 || pb_r1=$?
+	wait $pb_2 || pb_r2=$?
+	[ $pb_r1 -eq 0 ] && [ $pb_r2 -eq 0 ]
+}
+bare_in_a_row() { bare seq-b1 "$@" && bare seq-b2 "$@"; }
 
 case_parallel() {
 	find_built || return 1
@@ -502,11 +518,22 @@ case_parallel() {
 	say "  K  $BUILT"
 	say "  A  two \`bootproof boot $(short "$pl_ka" "$BUILT") --scenarios boot --accel tcg\` started together, until both end"
 	say "  B  the same two, one after the other"
-	alternate parallel "$N" 1 "A B" "both_at_once $pl_ka --scenarios boot" \
-		"one_then_other $pl_ka --scenarios boot" || return 1
+	mkinit x86_64 -m64 || { echo "bench: could not make the bare side's /init" >&2; return 1; }
+	# Two QEMUs cannot both write one disk: each its own snapshot.
+	pl_ba="$BUILT $MACHINE -bios $QBOOT $(bare_args x86_64 "$(kconfig "$BUILT")" | sed 's/,format=raw/,format=raw,snapshot=on/')"
+	say "  C  two bare QEMUs at once (built's D: bootproof's machine and firmware), until both end"
+	say "  D  the same two bare QEMUs, one after the other"
+	say "     (C and D: what this host gives two guests at once, information)"
+	alternate parallel "$N" 1 "A B C D" "both_at_once $pl_ka --scenarios boot" \
+		"one_then_other $pl_ka --scenarios boot" \
+		"bare_at_once qemu-system-x86_64 $pl_ba" \
+		"bare_in_a_row qemu-system-x86_64 $pl_ba" || return 1
 	side "A two at once" "$W/parallel.A"
 	side "B two in a row" "$W/parallel.B"
+	side "C two bare QEMUs at once (information)" "$W/parallel.C"
+	side "D two bare QEMUs in a row (information)" "$W/parallel.D"
 	ratio "throughput B/A" "$W/parallel.B" "$W/parallel.A" ">= 1.70"
+	ratio "bare QEMU's throughput D/C (information)" "$W/parallel.D" "$W/parallel.C"
 }
 
 # fresh_cache I: $W/cache-I, a new cache for a first run: the real cache's
