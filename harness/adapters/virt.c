@@ -327,10 +327,19 @@ static int guest_start(const char *uri, const char *xml, struct guest **ret,
 
 	g->conn = virConnectOpen(uri);
 	if (!g->conn) {
+		virErrorPtr le = virGetLastError();
+		/* Nothing listens on the daemon's socket. */
+		bool no_daemon = le && le->domain == VIR_FROM_RPC &&
+				 le->code == VIR_ERR_SYSTEM_ERROR;
+
 		if (err)
 			strbuf_addf(err, "cannot connect to libvirt at %s: ",
 				    uri);
 		add_libvirt_error(err);
+		if (err && no_daemon)
+			strbuf_addstr(err, " (is libvirtd running? make setup "
+				      "starts it; bootproof doctor checks "
+				      "the host)");
 		guest_free(g);
 		return -ECONNREFUSED;
 	}
