@@ -580,7 +580,7 @@ static int build(const struct buildstage_opts *o, const char *obj,
 		const char *extra;
 	} steps[3];
 	size_t n = 0;
-	bool modules;
+	bool modules, same;
 	char h2[65];
 	int r;
 
@@ -593,17 +593,30 @@ static int build(const struct buildstage_opts *o, const char *obj,
 						    : "; ccache first, its "
 						      "misses through distcc");
 	objcfg = path_join(obj, ".config");
-	r = copy_file_atomic(o->config, objcfg, 0644);
-	if (r < 0)
-		return strbuf_fail(err, r, "cannot copy %s to %s: %s", o->config, objcfg,
-			    strerror(-r));
-	log_note(lg, "building %s (.config sha256 %s) in %s", o->config,
-		 ret->hash, obj);
+	/*
+	 * The tree's .config is this one already (the developer's loop: the
+	 * same candidate again after an edit): left as it is.  A copy would
+	 * make it newer than include/config/auto.conf, and make would run
+	 * Kconfig again for nothing, as olddefconfig would (it ran on these
+	 * bytes when they were put there, or make's syncconfig does).
+	 */
+	same = sha256_file_hex(objcfg, h2) == 0 && !strcmp(h2, ret->hash);
+	if (!same) {
+		r = copy_file_atomic(o->config, objcfg, 0644);
+		if (r < 0)
+			return strbuf_fail(err, r, "cannot copy %s to %s: %s",
+					   o->config, objcfg, strerror(-r));
+	}
+	log_note(lg, "building %s (.config sha256 %s) in %s%s", o->config,
+		 ret->hash, obj,
+		 same ? " (its .config already: no olddefconfig)" : "");
 	modules = config_has_modules(objcfg);
 	*ret_modules = modules;
 	if (asprintf(&mp, "INSTALL_MOD_PATH=%s/modules", tmp) < 0)
 		return -ENOMEM;
-	steps[n++] = (struct step){ "olddefconfig", t_olddefconfig, NULL };
+	if (!same)
+		steps[n++] = (struct step){ "olddefconfig", t_olddefconfig,
+					    NULL };
 	steps[n++] = modules
 		? (struct step){ "bzImage modules", t_bzimage_modules, NULL }
 		: (struct step){ "bzImage", t_bzimage, NULL };
@@ -624,7 +637,7 @@ static int build(const struct buildstage_opts *o, const char *obj,
 			failed(ret, steps[i].what, &pr, o->log);
 			return 0;
 		}
-		if (i == 0 && sha256_file_hex(objcfg, h2) == 0 &&
+		if (!same && i == 0 && sha256_file_hex(objcfg, h2) == 0 &&
 		    strcmp(h2, ret->hash))
 			log_note(lg, "olddefconfig changed the .config (sha256 "
 				 "%s); the artifacts stay keyed by the "
