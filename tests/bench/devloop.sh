@@ -15,7 +15,7 @@
 #      and accelerator, a root disk whose /init prints a line and powers
 #      off).
 # Prints each side's median and spread and the ratio A/B (target <= 1.20,
-# docs/boot.md).  The first run of A builds the tree from clean (ccache
+# docs/boot.md, "The developer's loop").  The first run of A builds the tree from clean (ccache
 # cold: 15 minutes or more here); B's O= tree is then filled from ccache.
 # FILE is restored at the end (its mtime is new: the next build
 # recompiles it).  Knobs: BOOTPROOF (the binary), BOOTPROOF_CACHE,
