@@ -115,6 +115,20 @@ json_object *configcache_load(const char *dir, const char *dst,
 	}
 	json_object_object_add(j, "final_config", jsonx_new_str(final_rel));
 	json_object_object_add(j, "reused", json_object_new_boolean(1));
+	/* This stage took nothing; what the stage cost when it ran is kept
+	 * as first_seconds and first_cpu_seconds. */
+	for (size_t i = 0; i < 2; i++) {
+		static const char *const k[][2] = {
+			{ "seconds", "first_seconds" },
+			{ "cpu_seconds", "first_cpu_seconds" },
+		};
+		json_object *v = jsonx_get(j, k[i][0]);
+
+		if (!v)
+			continue;
+		json_object_object_add(j, k[i][1], json_object_get(v));
+		json_object_object_add(j, k[i][0], json_object_new_double(0));
+	}
 	return j;
 }
 

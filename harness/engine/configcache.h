@@ -56,8 +56,10 @@ char *configcache_dir(const char *cache, const char *ksrc,
 
 /*
  * A cached stage in dir: its stage.json (new object, the caller's) with
- * "final_config" set to final_rel and "reused": true, its config copied
- * to dst.  NULL when there is none (or it cannot be copied).
+ * "final_config" set to final_rel and "reused": true, "seconds" and
+ * "cpu_seconds" 0 (their stored values moved to "first_seconds" and
+ * "first_cpu_seconds"), its config copied to dst.  NULL when there is
+ * none (or it cannot be copied).
  */
 json_object *configcache_load(const char *dir, const char *dst,
 			      const char *final_rel);

@@ -274,6 +274,7 @@ static void test_store_load(void **state)
 	_cleanup_free_ char *dst = at("cand.config");
 	_cleanup_strbuf_ struct strbuf got = STRBUF_INIT;
 	json_object *j = json_object_new_object(), *back;
+	double secs;
 
 	assert_non_null(strstr(dir, "/build/6.12.118-"));
 	assert_non_null(strstr(dir, "/x86_64/configs/0123abcd"));
@@ -282,10 +283,17 @@ static void test_store_load(void **state)
 
 	put("final.config", "CONFIG_A=y\n");
 	json_object_object_add(j, "result", jsonx_new_str("pass"));
+	json_object_object_add(j, "seconds", json_object_new_double(14.6));
+	json_object_object_add(j, "cpu_seconds", json_object_new_double(14.1));
 	assert_int_equal(configcache_store(dir, src, j, false), 0);
 	back = configcache_load(dir, dst, "x86_64-base/config");
 	assert_non_null(back);
 	assert_string_equal(jsonx_str(back, "result"), "pass");
+	/* A reused stage took nothing; what it took when it ran is kept. */
+	assert_true(jsonx_num(back, "seconds", &secs) && secs == 0);
+	assert_true(jsonx_num(back, "cpu_seconds", &secs) && secs == 0);
+	assert_true(jsonx_num(back, "first_seconds", &secs) && secs == 14.6);
+	assert_true(jsonx_num(back, "first_cpu_seconds", &secs) && secs == 14.1);
 	assert_string_equal(jsonx_str(back, "final_config"), "x86_64-base/config");
 	assert_true(json_object_get_boolean(jsonx_get(back, "reused")));
 	assert_true(strbuf_read_file(&got, dst, 4096) > 0);
