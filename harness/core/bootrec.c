@@ -96,6 +96,7 @@ json_object *bootrec_build(const struct bootlog *bl, const struct bootrec *r)
 	recjson_add_str(o, "arch", r->arch);
 	recjson_add_str(o, "accel", r->accel);
 	recjson_add_str(o, "accel_reason", r->accel_reason);
+	recjson_add_str(o, "machine", r->machine);
 	k = json_object_new_object();
 	recjson_add_str(k, "path", r->kernel);
 	recjson_add_str(k, "initrd", r->initrd);

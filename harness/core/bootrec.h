@@ -43,6 +43,7 @@ bool bootrec_scenario_json(const char *name, const struct bootrec_scenario *s,
 
 struct bootrec {
 	const char *name, *arch, *accel, *accel_reason;
+	const char *machine;	/* QEMU's machine type: "q35" */
 	const char *kernel, *initrd, *vmlinux, *config;	/* paths */
 	const char *image;	/* NULL: no agent */
 	const char *cmdline;

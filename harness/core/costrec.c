@@ -278,6 +278,15 @@ static json_object *size_json(json_object *b, json_object *g)
 
 /* ------------------------------------------------------------ boot */
 
+/*
+ * The QEMU machine a boot ran on.  Boot records without the field were
+ * written before it existed (2026-12-07), when every guest was "pc".
+ */
+static const char *machine_of(json_object *boot)
+{
+	return jsonx_str(boot, "machine") ?: "pc";
+}
+
 static json_object *boot_json(json_object *b, json_object *g,
 			      const char **ret_why)
 {
@@ -291,6 +300,10 @@ static json_object *boot_json(json_object *b, json_object *g,
 	}
 	if (!ab || !ag || strcmp(ab, ag)) {
 		*ret_why = "the two booted under different accelerators";
+		return NULL;
+	}
+	if (strcmp(machine_of(b), machine_of(g))) {
+		*ret_why = "the two booted on different QEMU machines";
 		return NULL;
 	}
 	*ret_why = NULL;

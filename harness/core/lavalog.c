@@ -167,6 +167,28 @@ bool lavalog_kvm(const struct lavalog *l)
 				   strstr(l->qemu_command, "accel=kvm"));
 }
 
+const char *lavalog_machine(const struct lavalog *l, char *buf, size_t size)
+{
+	const char *p = l->qemu_command, *hit = NULL;
+	size_t n;
+
+	/* The last -machine wins, as in QEMU. */
+	while (p && (p = strstr(p, "-machine "))) {
+		hit = p + strlen("-machine ");
+		p = hit;
+	}
+	if (!hit)
+		return NULL;
+	if (!strncmp(hit, "type=", 5))
+		hit += 5;
+	n = strcspn(hit, ", \t\"'");
+	if (!n || n >= size)
+		return NULL;
+	memcpy(buf, hit, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 const char *lavalog_download_sha256(const struct lavalog *l, const char *label)
 {
 	for (size_t i = 0; i < json_object_array_length(l->cases); i++) {

@@ -82,6 +82,13 @@ int lavalog_read(struct lavalog *l, const char *buf, size_t len,
 /* The device ran QEMU with KVM ("-enable-kvm" or accel=kvm). */
 bool lavalog_kvm(const struct lavalog *l);
 
+/*
+ * The machine type of the QEMU command ("-machine TYPE[,...]" or
+ * "-machine type=TYPE,..."), written into buf; NULL when the command has
+ * none or is not known (QEMU's default then: "pc" for x86).
+ */
+const char *lavalog_machine(const struct lavalog *l, char *buf, size_t size);
+
 /* The sha256sum LAVA computed of its download of the image labelled
  * label ("kernel", "ramdisk", "rootfs"), or NULL. */
 const char *lavalog_download_sha256(const struct lavalog *l, const char *label);

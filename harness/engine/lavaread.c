@@ -233,6 +233,7 @@ static json_object *make_record(json_object *old, const struct lavalog *l,
 	if (t0 >= 0)
 		iso(t0, started, sizeof(started));
 	{
+		char machine[32];
 		struct bootrec br = {
 			.name = jsonx_str(old, "name"),
 			.arch = jsonx_str(old, "arch"),
@@ -240,6 +241,8 @@ static json_object *make_record(json_object *old, const struct lavalog *l,
 			.accel_reason = lavalog_kvm(l)
 						? "LAVA's device ran QEMU with -enable-kvm"
 						: "LAVA's device ran QEMU without -enable-kvm",
+			/* QEMU's default for x86 when the job names none. */
+			.machine = lavalog_machine(l, machine, sizeof(machine)) ?: "pc",
 			.kernel = a ? jsonx_str(a, "bzImage") : jsonx_str(k, "path"),
 			.initrd = a ? NULL : jsonx_str(k, "initrd"),
 			.vmlinux = a ? jsonx_str(a, "vmlinux") : jsonx_str(k, "vmlinux"),

@@ -248,6 +248,23 @@ static void test_branches(void **state)
 	assert_non_null(strstr(text.buf, "boot    not compared: the two booted "
 					 "under different accelerators"));
 	json_object_put(costs);
+	/* the same accelerator, other machines: a record without "machine"
+	 * is of the pc machine (written before the field) */
+	json_object_object_add(g, "accel", json_object_new_string(
+						  jsonx_str(b, "accel")));
+	json_object_object_add(g, "machine", json_object_new_string("q35"));
+	costs = costrec_run(run, NULL, NULL);
+	c = json_object_array_get_idx(costs, 0);
+	assert_null(jsonx_get(c, "boot"));
+	assert_string_equal(jsonx_str(c, "boot_why"),
+			    "the two booted on different QEMU machines");
+	json_object_put(costs);
+	json_object_object_add(b, "machine", json_object_new_string("q35"));
+	costs = costrec_run(run, NULL, NULL);
+	c = json_object_array_get_idx(costs, 0);
+	assert_non_null(jsonx_get(c, "boot"));
+	assert_null(jsonx_get(c, "boot_why"));
+	json_object_put(costs);
 	/* the group's build failed */
 	json_object_object_add(at(g, "build"), "result",
 			       json_object_new_string("fail"));

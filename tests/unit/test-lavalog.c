@@ -150,6 +150,7 @@ static void test_records(void **state)
 	json_object *def = NULL, *img;
 	struct judged j, s;
 	size_t monitor = 0;
+	char mbuf[16];
 
 	judge("all-booted.log", &j);
 	judge("all-booted.server.yaml", &s);
@@ -159,6 +160,8 @@ static void test_records(void **state)
 	assert_int_equal(j.l.not_records, 0);
 	assert_string_equal(j.l.dispatcher, "2023.01");
 	assert_false(lavalog_kvm(&j.l));
+	/* Recorded when the job said -machine pc. */
+	assert_string_equal(lavalog_machine(&j.l, mbuf, sizeof(mbuf)), "pc");
 	assert_non_null(strstr(j.l.qemu_command, " -no-reboot "));
 	assert_string_equal(j.l.job_result, "pass");
 	assert_null(j.l.error_type);
@@ -233,6 +236,34 @@ static void test_time(void **state)
 	assert_true(lavalog_time(NULL) < 0);
 }
 
+/* The machine of a QEMU command: the last -machine, its type. */
+static void test_machine(void **state)
+{
+	static const struct {
+		const char *cmd, *want;
+	} t[] = {
+		{ "qemu-system-x86_64 -m 1024 -machine q35 -smp 2", "q35" },
+		{ "qemu -machine pc,usb=off -smp 2", "pc" },
+		{ "qemu -machine type=q35,accel=tcg", "q35" },
+		{ "qemu -machine pc -machine q35", "q35" },
+		{ "qemu -m 1024 -smp 2", NULL },
+		{ "qemu -machine ", NULL },
+		{ "qemu -machine pc-q35-7.2-a-very-long-machine-name", NULL },
+		{ NULL, NULL },
+	};
+	char buf[16];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		struct lavalog l = { .qemu_command = (char *)t[i].cmd };
+		const char *got = lavalog_machine(&l, buf, sizeof(buf));
+
+		if (t[i].want)
+			assert_string_equal(got, t[i].want);
+		else
+			assert_null(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_not_a_log),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
