@@ -87,10 +87,23 @@ grep -q '^verdict: INFRA' "$T/out" || no "stopped before: $(head -n 1 "$T/out")"
 check_record "stopped before" "$(run_dir "$T/out")"
 ok "libvirtd stopped before a boot"
 
+# answers_still: the libvirtd started last still answers 2 s later.  Seen
+# once in CI: the libvirtd restarted after the SIGKILL round cleaned up
+# the dead guest, answered, and was gone a second later, without a word in
+# its log; the next round then measured nothing of bootproof.  The round
+# needs a running libvirtd: it is started again, and the note says so.
+answers_still() {
+	sleep 2
+	virsh -c $URI version >/dev/null 2>&1 && return 0
+	echo "NOTE: libvirtd, started again, was gone 2 s later: starting it once more"
+	start_libvirtd
+}
+
 # 2, 3. Killed or stopped during the boot, once the kernel runs.
 during() { # SIGNAL
 	sig=$1
 	attempt=0
+	answers_still || { no "$sig: libvirtd does not stay up"; return; }
 	while :; do
 		attempt=$((attempt + 1))
 		idle || skip_host "other guests run on libvirtd; not stopping it"
@@ -104,6 +117,15 @@ during() { # SIGNAL
 		if [ -n "$(foreign_guests "$name")" ] && [ $attempt -lt 3 ]; then
 			kill -INT $bp
 			wait $bp
+			continue
+		fi
+		# The restarted libvirtd was gone before the boot began (the
+		# round's precondition, not what it tests): once more.
+		if grep -q 'cannot connect to libvirt' "$T/err" && [ $attempt -lt 3 ]; then
+			wait $bp
+			echo "NOTE: $sig: libvirtd gone before the boot ($(grep -o 'Failed to connect[^(]*' "$T/err" | head -n 1)); starting it again"
+			start_libvirtd
+			sleep 2
 			continue
 		fi
 		break
