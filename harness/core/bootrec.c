@@ -109,6 +109,10 @@ json_object *bootrec_build(const struct bootlog *bl, const struct bootrec *r)
 	json_object_object_add(o, "timeout_s", json_object_new_int((int)r->timeout_s));
 	json_object_object_add(o, "heavy_debug_options", json_object_new_int((int)r->heavy));
 	recjson_add_str(o, "started", r->started);
+	/* /proc/loadavg's two decimals, not a binary double's tail. */
+	json_object_object_add(o, "host_load",
+			       r->host_load >= 0 ? recjson_seconds(r->host_load)
+						 : NULL);
 	json_object_object_add(o, "elapsed_s", seconds_or_null(r->elapsed_s));
 	json_object_object_add(o, "time_to_init_s", seconds_or_null(r->time_to_init_s));
 	json_object_object_add(o, "kernel_time_to_init_s",

@@ -49,6 +49,9 @@ struct bootrec {
 	const char *cmdline;
 	unsigned timeout_s, heavy;
 	const char *started;	/* ISO 8601 UTC */
+	/* The host's 1-minute load average when the boot started; < 0: null.
+	 * Boot times are only comparable under like loads. */
+	double host_load;
 	/* Seconds from the guest's start; < 0: null. */
 	double elapsed_s, time_to_init_s, time_to_agent_end_s;
 	const struct verdict *verdict;	/* NULL: still running */

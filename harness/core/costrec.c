@@ -287,6 +287,22 @@ static const char *machine_of(json_object *boot)
 	return jsonx_str(boot, "machine") ?: "pc";
 }
 
+/* The host's load when each side's first boot started: times of boots
+ * under unlike loads differ by the host, not by the group. */
+static json_object *host_loads(json_object *b, json_object *g)
+{
+	json_object *o = json_object_new_object();
+	double v;
+
+	json_object_object_add(o, "base", jsonx_num(b, "host_load", &v)
+						  ? recjson_seconds(v)
+						  : NULL);
+	json_object_object_add(o, "group", jsonx_num(g, "host_load", &v)
+						   ? recjson_seconds(v)
+						   : NULL);
+	return o;
+}
+
 static json_object *boot_json(json_object *b, json_object *g,
 			      const char **ret_why)
 {
@@ -321,6 +337,7 @@ static json_object *boot_json(json_object *b, json_object *g,
 	json_object_object_add(o, "agent_memavailable_kb",
 			       sampled_figure(b, g, "agent_memavailable_kb",
 					      true));
+	json_object_object_add(o, "host_load", host_loads(b, g));
 	return o;
 }
 
@@ -577,6 +594,28 @@ static void text_size(struct strbuf *sb, json_object *s)
 	strbuf_addch(sb, '\n');
 }
 
+/* "host load    base 3.9, group 1.1 (...)" when either is known. */
+static void text_host_load(struct strbuf *sb, json_object *l)
+{
+	double b, g;
+	bool hb = jsonx_num(l, "base", &b), hg = jsonx_num(l, "group", &g);
+
+	if (!hb && !hg)
+		return;
+	strbuf_addstr(sb, "          host load    base ");
+	if (hb)
+		strbuf_addf(sb, "%.1f", b);
+	else
+		strbuf_addstr(sb, "?");
+	strbuf_addstr(sb, ", group ");
+	if (hg)
+		strbuf_addf(sb, "%.1f", g);
+	else
+		strbuf_addstr(sb, "?");
+	strbuf_addstr(sb, " (1-minute load average as the first boot of "
+		      "each started)\n");
+}
+
 static void text_boot(struct strbuf *sb, json_object *o, const char *why)
 {
 	if (!o) {
@@ -593,6 +632,7 @@ static void text_boot(struct strbuf *sb, json_object *o, const char *why)
 	strbuf_addstr(sb, "\n          MemAvailable ");
 	add_sampled(sb, jsonx_get(o, "agent_memavailable_kb"), "MiB", 1024);
 	strbuf_addch(sb, '\n');
+	text_host_load(sb, jsonx_get(o, "host_load"));
 }
 
 static void text_config(struct strbuf *sb, json_object *c)

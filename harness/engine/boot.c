@@ -86,10 +86,25 @@ struct session {
 	char *xml;
 	unsigned timeout_s, heavy;
 	char started[32];
+	double host_load;	/* the host's 1-minute load at the start; < 0: unknown */
 	struct timeline tl;	/* where the time went (run.json "timeline") */
 	char *serial_log;	/* QEMU's own log of ttyS0 (stage dir) */
 	size_t readback_bytes;	/* console bytes taken from it */
 };
+
+/* The first field of /proc/loadavg; -1 when it cannot be read. */
+static double host_load_1min(void)
+{
+	FILE *f = fopen("/proc/loadavg", "re");
+	double v = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
 
 static void iso_now(char *buf, size_t n)
 {
@@ -339,6 +354,7 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 		.timeout_s = s->timeout_s,
 		.heavy = s->heavy,
 		.started = s->started,
+		.host_load = s->host_load,
 		.elapsed_s = (clock_mono_ms() - s->t0) / 1000.0,
 		.time_to_init_s = s->t_init >= 0 ? (s->t_init - s->t0) / 1000.0 : -1,
 		.time_to_agent_end_s =
@@ -1016,6 +1032,7 @@ static int boot_attempt(const struct boot_request *req_in,
 		timeline_init(&s.tl, s.t0);
 	phase(&s, "stage");
 	iso_now(s.started, sizeof(s.started));
+	s.host_load = host_load_1min();
 	s.bl = bootlog_new(&bops, &s);
 	if (!s.bl)
 		return -ENOMEM;

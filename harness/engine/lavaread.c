@@ -251,6 +251,7 @@ static json_object *make_record(json_object *old, const struct lavalog *l,
 			.cmdline = jsonx_str(lava, "cmdline"),
 			.timeout_s = timeout_of(lava),
 			.started = started[0] ? started : NULL,
+			.host_load = -1,	/* the lab's: not in its log */
 			.elapsed_s = t0 >= 0 && l->t_last >= t0 ? l->t_last - t0 : -1,
 			.time_to_init_s = t0 >= 0 && l->t_init >= 0 ? l->t_init - t0 : -1,
 			.time_to_agent_end_s =

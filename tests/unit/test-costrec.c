@@ -264,6 +264,22 @@ static void test_branches(void **state)
 	c = json_object_array_get_idx(costs, 0);
 	assert_non_null(jsonx_get(c, "boot"));
 	assert_null(jsonx_get(c, "boot_why"));
+	/* no loads recorded: no line for them */
+	strbuf_reset(&text);
+	costrec_text(costs, &text);
+	assert_null(strstr(text.buf, "host load"));
+	json_object_put(costs);
+	/* the host's load at each side's first boot, said beside the times */
+	json_object_object_add(b, "host_load", json_object_new_double(3.9));
+	json_object_object_add(g, "host_load", json_object_new_double(1.1));
+	costs = costrec_run(run, NULL, NULL);
+	c = json_object_array_get_idx(costs, 0);
+	assert_true(get(c, "boot.host_load.base") == 3.9);
+	assert_true(get(c, "boot.host_load.group") == 1.1);
+	strbuf_reset(&text);
+	costrec_text(costs, &text);
+	assert_non_null(strstr(text.buf, "          host load    base 3.9, "
+					 "group 1.1 (1-minute load"));
 	json_object_put(costs);
 	/* the group's build failed */
 	json_object_object_add(at(g, "build"), "result",
