@@ -3,7 +3,8 @@
 #  - the real cost run (cost-x86_64): the text has each group against the
 #    base with its build, size, boot and config lines, and --json has the
 #    figures of the run's recorded "costs" (the same pipeline computed
-#    both; the explaining sentences may have been reworded since);
+#    both; the explaining sentences may have been reworded since, and a
+#    figure added after the recording is null for it, i.e. unknown);
 #  - a synthetic matrix recorded before build measures: unknowns, exit 0;
 #  - bad input exits 2 naming it: no such directory, a single boot, a
 #    matrix without a base candidate, no argument.
@@ -43,19 +44,43 @@ else
 	no "cost $r: exit $?: $(cat "$T/err")"
 fi
 "$BP" cost --json "$r" >"$T/json" 2>"$T/err" || no "cost --json: $(cat "$T/err")"
-python3 - "$T/json" "$r/run.json" <<'PY' || no "cost --json differs from run.json's costs"
+if python3 - "$T/json" "$r/run.json" <<'PY'
 import json, sys
-def numbers(o):  # the figures, without the sentences (their wording may change)
+SENTENCES = ("method", "why", "boot_why")  # their wording may change
+def unknown(o):  # null, or an object of nulls: what an older record cannot say
     if isinstance(o, dict):
-        return {k: numbers(v) for k, v in o.items() if k not in ("method", "why", "boot_why")}
-    if isinstance(o, list):
-        return [numbers(v) for v in o]
-    return o
+        return all(unknown(v) for v in o.values())
+    return o is None
+def diff(got, want, path):
+    if isinstance(got, dict) and isinstance(want, dict):
+        out = []
+        for k in sorted(set(got) | set(want)):
+            if k in SENTENCES:
+                continue
+            if k not in want and unknown(got[k]):
+                continue  # a figure added after the recording, unknown for it
+            if k not in got or k not in want:
+                out.append("%s/%s: only in %s" % (path, k, "the recomputed" if k in got else "run.json"))
+                continue
+            out += diff(got[k], want[k], path + "/" + k)
+        return out
+    if isinstance(got, list) and isinstance(want, list):
+        if len(got) != len(want):
+            return ["%s: %d entries, run.json %d" % (path, len(got), len(want))]
+        return [d for i, (g, w) in enumerate(zip(got, want)) for d in diff(g, w, "%s/%d" % (path, i))]
+    return [] if got == want else ["%s: %r, run.json %r" % (path, got, want)]
 got = json.load(open(sys.argv[1]))
 want = json.load(open(sys.argv[2]))["costs"]
-sys.exit(0 if numbers(got) == numbers(want) else 1)
+d = diff(got, want, "costs")
+if d:
+    print("\n".join(d))
+sys.exit(1 if d else 0)
 PY
-echo "ok cost --json: the run's recorded costs"
+then
+	echo "ok cost --json: the run's recorded costs"
+else
+	no "cost --json differs from run.json's costs"
+fi
 
 cp -r "$D/matrix-synthetic" "$T/ms"
 "$BP" cost "$T/ms" >"$T/out" 2>"$T/err" || no "cost matrix-synthetic: $(cat "$T/err")"
