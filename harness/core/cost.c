@@ -74,18 +74,32 @@ bool cost_spread_known(const struct cost_sample *b,
 bool cost_build_clean(const struct cost_build *b, double *ret_cpu,
 		      double *ret_error)
 {
-	double corr = 0;
+	long kept = 0, priced;
+	double per;
 
-	if (!b->from_clean || b->cpu_seconds < 0 || b->objects <= 0)
+	if (b->cpu_seconds < 0 || b->objects <= 0)
 		return false;
-	if (b->ccache_hits > 0) {
-		if (b->ccache_misses <= 0)
+	if (!b->from_clean) {
+		if (b->objects_compiled < 0)
 			return false;
-		corr = (double)b->ccache_hits * b->cpu_seconds /
-		       (double)b->ccache_misses;
+		kept = b->objects - b->objects_compiled;
+		if (kept < 0)
+			kept = 0;
+		if (kept * 100 > b->objects * COST_KEPT_MAX_PERCENT)
+			return false;
 	}
-	*ret_cpu = b->cpu_seconds + corr;
-	*ret_error = corr;
+	priced = kept + (b->ccache_hits > 0 ? b->ccache_hits : 0);
+	per = 0;
+	if (priced > 0) {
+		if (b->ccache_misses > 0)
+			per = b->cpu_seconds / (double)b->ccache_misses;
+		else if (b->ccache_hits < 0 && b->objects_compiled > 0)
+			per = b->cpu_seconds / (double)b->objects_compiled;
+		else
+			return false;
+	}
+	*ret_cpu = b->cpu_seconds + (double)priced * per;
+	*ret_error = (double)priced * per;
 	return true;
 }
 
@@ -110,9 +124,15 @@ void cost_cpu_of(const struct cost_build *b, const struct cost_build *g,
 	if (!cost_build_clean(b, &cb, &eb) || g->objects < 0)
 		return;
 	ret->base = cb;
-	if (cost_build_clean(g, &cg, &eg)) {
-		ret->how = eb == 0 && eg == 0 ? COST_CPU_MEASURED
-					      : COST_CPU_ESTIMATED;
+	/* The group's own measure only from an empty tree: two kept trees'
+	 * builds hours apart differ by the host as much as by the group. */
+	if (g->from_clean && cost_build_clean(g, &cg, &eg)) {
+		ret->difference = true;
+		/* A kept tree's build is never a measure: its host tools
+		 * were built before it. */
+		ret->how = eb == 0 && eg == 0 && b->from_clean
+				   ? COST_CPU_MEASURED
+				   : COST_CPU_ESTIMATED;
 		ret->group = cg;
 		ret->delta = cg - cb;
 		ret->error = eb + eg;
@@ -135,16 +155,24 @@ void cost_cpu_of(const struct cost_build *b, const struct cost_build *g,
 const char *cost_cpu_unknown_why(const struct cost_build *b,
 				 const struct cost_build *g)
 {
+	double cpu, error;
+
 	if (b->objects <= 0 || b->cpu_seconds < 0)
 		return "the base's build has no count of its objects (built "
 		       "before bootproof counted them, or the count failed)";
-	if (!b->from_clean)
-		return "the base's build was not from clean (its O= tree held "
-		       "objects): build it once on an empty tree, e.g. with a "
-		       "fresh BOOTPROOF_CACHE";
-	if (b->ccache_hits > 0 && b->ccache_misses <= 0)
-		return "the base's from-clean build only had ccache hits: "
-		       "nothing to price them by";
+	if (!b->from_clean && b->objects_compiled < 0)
+		return "the base's build was not from clean and has no count "
+		       "of the objects it compiled";
+	if (!b->from_clean &&
+	    (b->objects - b->objects_compiled) * 100 >
+		    b->objects * COST_KEPT_MAX_PERCENT)
+		return "the base's build was not from clean: its O= tree kept "
+		       "more than a tenth of its objects, too many to price; "
+		       "build it once on an empty tree, e.g. with a fresh "
+		       "BOOTPROOF_CACHE";
+	if (!cost_build_clean(b, &cpu, &error))
+		return "the base's build had ccache hits or kept objects but "
+		       "no ccache miss: nothing to price them by";
 	if (g->objects < 0)
 		return "the group's build has no count of its objects";
 	return NULL;

@@ -74,18 +74,26 @@ struct cost_build {
 };
 
 /*
- * A build is a from-clean measure: from clean, with its objects and CPU
- * known.  ccache may still have hit (a cold cache hits when one build
- * compiles the same thing twice, 14 times in 1454 for the demo base):
- * *ret_cpu is then its CPU with each hit counted at the build's CPU per
- * miss, and *ret_error that correction (0 without hits).  False when it
- * is no such measure (or hits without a miss to price them by).
+ * A build is a from-clean measure when it started from an empty O= tree,
+ * or from a kept tree it recompiled all but a few of its objects in
+ * (objects(b) - objects_compiled(b) <= COST_KEPT_MAX_PERCENT % of
+ * objects(b): a tree left by an unlike config, where a change in a core
+ * header or the compiler flags made nearly everything stale), with its
+ * objects and CPU known.  ccache may still have hit (a cold cache hits
+ * when one build compiles the same thing twice, 14 times in 1454 for the
+ * demo base): *ret_cpu is its CPU with each hit and each kept object
+ * counted at the build's CPU per miss (without a ccache log: per object
+ * compiled), and *ret_error that correction (0 when nothing was
+ * priced).  A kept tree's host tools (scripts/, objtool) were not
+ * rebuilt and are not priced.  False when it is no such measure (or
+ * something to price without a miss to price it by).
  */
+#define COST_KEPT_MAX_PERCENT 10
 bool cost_build_clean(const struct cost_build *b, double *ret_cpu,
 		      double *ret_error);
 
 enum cost_cpu_how {
-	COST_CPU_MEASURED,	/* both from clean: delta of the two */
+	COST_CPU_MEASURED,	/* both from an empty tree: delta of the two */
 	COST_CPU_ESTIMATED,	/* the base's CPU per object x the objects */
 	COST_CPU_UNKNOWN,	/* no from-clean base to go by */
 };
@@ -103,13 +111,16 @@ struct cost_cpu {
 	 * compiled). */
 	double error;
 	double rate;		/* ESTIMATED: the base's seconds per object */
+	bool difference;	/* delta: group - base, both measured */
 };
 
 /*
  * The from-clean CPU time of base and group, and its difference:
- * MEASURED when both builds were clean without a ccache hit; ESTIMATED
- * when the base's was clean: with the group's clean too, the difference of
- * the two (hits priced, cost_build_clean; error the two corrections),
+ * MEASURED when both builds were from an empty tree without a ccache
+ * hit; ESTIMATED when the base's was a from-clean measure
+ * (cost_build_clean): with the group's from an empty tree too, the
+ * difference of the two (hits and kept objects priced; error the two
+ * corrections; difference set),
  * else group = base + (objects(g) - objects(b)) x rate, rate = cpu(b) /
  * objects(b), and error = |objects(g) - objects(b)| x (|rate - rate_i| +
  * correction(b) / objects(b)) with rate_i the CPU per object the group's

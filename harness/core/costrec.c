@@ -177,11 +177,15 @@ static const char cpu_method_measured[] =
 	"both builds from clean without a ccache hit: the difference of "
 	"their CPU times";
 static const char cpu_method_both_clean[] =
-	"both builds from clean, their ccache hits counted at each build's "
-	"CPU per miss; error: those corrections";
+	"the group's build from clean, the base's from clean or with all "
+	"but a tenth of its objects recompiled; their ccache hits and kept "
+	"objects counted at each build's CPU per miss; error: those "
+	"corrections";
 static const char cpu_method_estimated[] =
 	"the base's from-clean CPU seconds per object (its ccache hits "
-	"counted at its CPU per miss) times the objects the group adds; "
+	"and kept objects counted at its CPU per miss) times the objects "
+	"the group adds (a group built in a kept tree is not compared by "
+	"its CPU: builds hours apart differ by the host's load); "
 	"error: the same objects at the CPU per object the group's "
 	"incremental build after the base compiled, plus the hits' share";
 
@@ -193,7 +197,6 @@ static json_object *build_json(json_object *b, json_object *g)
 	const char *base_hash = jsonx_str(jsonx_get(b, "build"), "config_hash");
 	struct cost_build cb, cg;
 	struct cost_cpu cpu;
-	double cpu_g, err_g;
 
 	build_of(b, NULL, &cb);
 	build_of(g, base_hash, &cg);
@@ -224,8 +227,7 @@ static json_object *build_json(json_object *b, json_object *g)
 			cpu.how == COST_CPU_MEASURED ? cpu_method_measured
 			: cpu.how == COST_CPU_UNKNOWN
 				? cost_cpu_unknown_why(&cb, &cg)
-			: cost_build_clean(&cg, &cpu_g, &err_g)
-				? cpu_method_both_clean
+			: cpu.difference ? cpu_method_both_clean
 				: cpu_method_estimated);
 	json_object_object_add(o, "cpu_from_clean", c);
 	if (mg && !cg.from_clean) {

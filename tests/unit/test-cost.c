@@ -167,14 +167,21 @@ static void test_cpu(void **state)
 	b.ccache_misses = 0;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_UNKNOWN);
-	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "only had ccache"));
+	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "no ccache miss"));
 	b.ccache_hits = 0;
 	b.ccache_misses = 1000;
-	/* the base not clean, or unknown objects: unknown */
+	/* the base not clean with a fifth of its objects kept, or without a
+	 * count of what it compiled, or unknown objects: unknown */
 	b.from_clean = false;
+	b.objects_compiled = 800;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_UNKNOWN);
-	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "not from clean"));
+	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "kept more than a tenth"));
+	b.objects_compiled = -1;
+	cost_cpu_of(&b, &g, &c);
+	assert_int_equal(c.how, COST_CPU_UNKNOWN);
+	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "no count of the objects it compiled"));
+	b.objects_compiled = 1000;
 	b.from_clean = true;
 	b.objects = -1;
 	cost_cpu_of(&b, &g, &c);
@@ -190,6 +197,75 @@ static void test_cpu(void **state)
 	assert_string_equal(cost_cpu_how_name(COST_CPU_MEASURED), "measured");
 	assert_string_equal(cost_cpu_how_name(COST_CPU_ESTIMATED), "estimated");
 	assert_string_equal(cost_cpu_how_name(COST_CPU_UNKNOWN), "unknown");
+}
+
+/* A kept O= tree where nearly every object was recompiled prices the
+ * kept objects like ccache hits, at the build's CPU per miss. */
+static void test_cpu_kept(void **state)
+{
+	struct cost_build b = { .objects = 1000, .objects_compiled = 950,
+				.cpu_seconds = 500, .from_clean = false,
+				.ccache_hits = 10, .ccache_misses = 1000 };
+	struct cost_build g = b;
+	struct cost_cpu c;
+	double v, e;
+
+	(void)state;
+	/* 50 kept and 10 hits at 0.5 s per miss */
+	assert_true(cost_build_clean(&b, &v, &e));
+	assert_true(fabs(v - 530) < 1e-9 && fabs(e - 30) < 1e-9);
+	/* every object recompiled, no hit: its CPU as it is */
+	b.objects_compiled = 1000;
+	b.ccache_hits = 0;
+	assert_true(cost_build_clean(&b, &v, &e));
+	assert_true(fabs(v - 500) < 1e-9 && e == 0);
+	/* more compiled than the archive holds (objects left out of
+	 * vmlinux): nothing kept */
+	b.objects_compiled = 1010;
+	assert_true(cost_build_clean(&b, &v, &e) && e == 0);
+	/* the bound: a tenth kept still prices, one more does not */
+	b.objects_compiled = 900;
+	assert_true(cost_build_clean(&b, &v, &e) && fabs(e - 50) < 1e-9);
+	b.objects_compiled = 899;
+	assert_false(cost_build_clean(&b, &v, &e));
+	/* without a ccache log: per object compiled */
+	b.objects_compiled = 950;
+	b.cpu_seconds = 475;
+	b.ccache_hits = -1;
+	b.ccache_misses = -1;
+	assert_true(cost_build_clean(&b, &v, &e));
+	assert_true(fabs(v - 500) < 1e-9 && fabs(e - 25) < 1e-9);
+	/* a ccache log without a miss: nothing to price kept objects by */
+	b.ccache_hits = 0;
+	b.ccache_misses = 0;
+	assert_false(cost_build_clean(&b, &v, &e));
+	b.ccache_misses = 950;
+	/* the base kept, the group from clean: estimated (never measured)
+	 * as their difference, the corrections the error */
+	b.cpu_seconds = 500;
+	b.ccache_misses = 1000;
+	g.objects = 1100;
+	g.objects_compiled = 1100;
+	g.from_clean = true;
+	g.cpu_seconds = 560;
+	g.ccache_hits = 10;
+	g.ccache_misses = 1120;
+	cost_cpu_of(&b, &g, &c);
+	assert_int_equal(c.how, COST_CPU_ESTIMATED);
+	assert_true(c.difference);
+	assert_true(fabs(c.base - 525) < 1e-9);
+	assert_true(fabs(c.group - 565) < 1e-9);
+	assert_true(fabs(c.delta - 40) < 1e-9 && fabs(c.error - 30) < 1e-9);
+	assert_null(cost_cpu_unknown_why(&b, &g));
+	/* both kept: the group is priced by the base's CPU per object (two
+	 * kept trees' builds hours apart differ by the host) */
+	g.from_clean = false;
+	g.objects_compiled = 1080;
+	cost_cpu_of(&b, &g, &c);
+	assert_int_equal(c.how, COST_CPU_ESTIMATED);
+	assert_false(c.difference);
+	assert_true(fabs(c.rate - 0.525) < 1e-9);
+	assert_true(fabs(c.delta - 100 * 0.525) < 1e-9);
 }
 
 static struct kconfig *parse(const char *text)
@@ -248,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_cpu),
+		cmocka_unit_test(test_cpu_kept),
 		cmocka_unit_test(test_config),
 	};
 

@@ -232,9 +232,22 @@ static void test_branches(void **state)
 	assert_true(get(c, "build.cpu_from_clean.delta") == 60);
 	assert_null(jsonx_get(at(c, "build"), "incremental"));
 	json_object_put(costs);
-	/* the base not from clean: unknown; boots under other accelerators */
+	/* the base from a kept tree it recompiled every object in: priced
+	 * as from clean, so estimated (a kept tree's host tools are not) */
 	json_object_object_add(at(b, "build.measure"), "from_clean",
 			       json_object_new_boolean(0));
+	costs = costrec_run(run, NULL, NULL);
+	c = json_object_array_get_idx(costs, 0);
+	assert_string_equal(jsonx_str(at(c, "build.cpu_from_clean"), "how"),
+			    "estimated");
+	assert_true(get(c, "build.cpu_from_clean.delta") == 60);
+	assert_non_null(strstr(jsonx_str(at(c, "build.cpu_from_clean"), "method"),
+			       "kept objects"));
+	json_object_put(costs);
+	/* the base not from clean, a fifth of its objects kept: unknown;
+	 * boots under other accelerators */
+	json_object_object_add(at(b, "build.measure"), "objects_compiled",
+			       json_object_new_int(800));
 	json_object_object_add(g, "accel", json_object_new_string("kvm"));
 	costs = costrec_run(run, NULL, NULL);
 	c = json_object_array_get_idx(costs, 0);
