@@ -41,6 +41,7 @@ void plan_free(struct plan *p)
 	free(p->name);
 	free(p->file);
 	strv_free(p->arches, p->n_arches);
+	strv_free(p->file_arches, p->n_file_arches);
 	items_free(p->bases, p->n_bases);
 	items_free(p->base_groups, p->n_base_groups);
 	items_free(p->groups, p->n_groups);
@@ -389,7 +390,12 @@ int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 		}
 		add_str(&v, &nv, arches[i]);
 	}
-	strv_free(p->arches, p->n_arches);
+	if (!p->file_arches) {
+		p->file_arches = p->arches;
+		p->n_file_arches = p->n_arches;
+	} else {
+		strv_free(p->arches, p->n_arches);
+	}
 	p->arches = v;
 	p->n_arches = nv;
 	return 0;

@@ -69,6 +69,9 @@ struct plan {
 	char *file;		/* as given to plan_parse() */
 	char **arches;		/* in the order written */
 	size_t n_arches;
+	/* plan_set_arches() replaced them: the file's, else NULL */
+	char **file_arches;
+	size_t n_file_arches;
 	struct plan_item *bases, *base_groups, *groups;
 	size_t n_bases, n_base_groups, n_groups;
 	bool groups_from_args;	/* groups replaced by plan_set_groups() */
@@ -112,8 +115,9 @@ const struct plan_item *plan_base(const struct plan *p, const char *arch);
 
 /*
  * Replace the plan's arches / groups by the command line's (--arch,
- * --group).  Arches are checked as in the file; a replaced group list
- * applies to every arch.  Returns 0 or -EINVAL (err: what is wrong).
+ * --group).  Arches are checked as in the file (the file's own stay in
+ * file_arches); a replaced group list applies to every arch.  Returns 0
+ * or -EINVAL (err: what is wrong).
  */
 int plan_set_arches(struct plan *p, const char *const *arches, size_t n,
 		    struct strbuf *err);

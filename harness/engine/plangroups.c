@@ -116,6 +116,28 @@ static int load_arch(const struct plan *p, const char *datadir,
 	return 0;
 }
 
+/* True when the plan file's group item exists for one of the file's own
+ * arches that plan_set_arches() replaced. */
+static bool in_file_arch(const struct plan *p, const char *datadir,
+			 const struct plan_item *it)
+{
+	_cleanup_strbuf_ struct strbuf e = STRBUF_INIT;
+
+	for (size_t a = 0; a < p->n_file_arches; a++) {
+		struct group *g = NULL;
+		int r;
+
+		if (!plan_item_for(it, p->file_arches[a]))
+			continue;
+		r = configstage_load_group(datadir, p->file_arches[a],
+					   it->value, &g, &e);
+		group_free(g);
+		if (r == 0)
+			return true;
+	}
+	return false;
+}
+
 int plangroups_load(const struct plan *p, const char *datadir,
 		    struct plangroups *m, struct strbuf *err)
 {
@@ -140,6 +162,12 @@ int plangroups_load(const struct plan *p, const char *datadir,
 		for (size_t a = 0; a < p->n_arches; a++)
 			if (plan_item_for(&p->groups[i], p->arches[a]))
 				any_arch = true;
+		if (!found[i] && any_arch && p->groups[i].line &&
+		    in_file_arch(p, datadir, &p->groups[i])) {
+			/* A group of the file for an arch --arch left
+			 * out: a SKIP for the arches run. */
+			continue;
+		}
 		if (!found[i] && any_arch) {
 			/* Say what configstage says about the first arch. */
 			struct group *g = NULL;

@@ -176,11 +176,13 @@ static void test_cpu(void **state)
 	b.objects_compiled = 800;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_UNKNOWN);
-	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "kept more than a tenth"));
+	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g),
+			       "kept more than a tenth"));
 	b.objects_compiled = -1;
 	cost_cpu_of(&b, &g, &c);
 	assert_int_equal(c.how, COST_CPU_UNKNOWN);
-	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g), "no count of the objects it compiled"));
+	assert_non_null(strstr(cost_cpu_unknown_why(&b, &g),
+			       "no count of the objects it compiled"));
 	b.objects_compiled = 1000;
 	b.from_clean = true;
 	b.objects = -1;
