@@ -62,8 +62,23 @@ void costrec_samples(json_object *first, json_object *const *repeats,
 
 /* ------------------------------------------------------------ figures */
 
+/* A sample boot whose figures count: one that ran to its end (BOOTED, or
+ * PROBLEMS: it ended but the kernel logged problems), or one whose
+ * verdict the samples do not say (written before they did).  A HUNG
+ * boot's "agent end" is the timeout, a PANIC's figures stop short. */
+static bool sample_counts(json_object *s, size_t i)
+{
+	const char *v;
+
+	if (!jsonx_len(s, "verdicts"))
+		return true;
+	v = json_object_get_string(jsonx_at(s, "verdicts", i));
+	return v && (!strcmp(v, "BOOTED") || !strcmp(v, "PROBLEMS"));
+}
+
 /* The values of a boot figure: samples[key] when the record has
- * samples, else its own member (in memory for the memory ones). */
+ * samples (those of the boots that count), else its own member (in
+ * memory for the memory ones). */
 static void values(json_object *rec, const char *key, bool mem,
 		   struct cost_sample *ret)
 {
@@ -76,6 +91,8 @@ static void values(json_object *rec, const char *key, bool mem,
 		     i++) {
 			json_object *e = jsonx_at(s, key, i);
 
+			if (!sample_counts(s, i))
+				continue;
 			if (e && (json_object_is_type(e, json_type_int) ||
 				  json_object_is_type(e, json_type_double)))
 				v[n++] = json_object_get_double(e);

@@ -246,6 +246,57 @@ static json_object *dropped_of(json_object *cfg,
 	return dropped;
 }
 
+/* A sample boot's verdict that is the kernel's: not null (not said), not
+ * INFRA (the host's), not INCOMPLETE (interrupted). */
+static bool kernel_verdict(const char *v)
+{
+	return v && !streq(v, "INFRA") && !streq(v, "INCOMPLETE") &&
+	       !streq(v, "RUNNING");
+}
+
+/* The candidate booted the first time: did a later boot of its samples
+ * (bootsamples: the same kernel again) end otherwise?  Then sb says which
+ * and true: a candidate that fails one boot in three fails. */
+static bool later_failed_boot(json_object *cand, struct strbuf *sb)
+{
+	json_object *s = jsonx_get(cand, "samples");
+	size_t n = jsonx_len(s, "verdicts");
+
+	for (size_t i = 1; i < n; i++) {
+		const char *v = json_object_get_string(jsonx_at(s, "verdicts", i));
+		json_object *c = jsonx_at(s, "consoles", i);
+
+		if (!kernel_verdict(v) || streq(v, "BOOTED"))
+			continue;
+		strbuf_addf(sb, "boot %zu of %zu: %s", i + 1, n, v);
+		if (c && json_object_is_type(c, json_type_string))
+			strbuf_addf(sb, " (%s)", json_object_get_string(c));
+		strbuf_addstr(sb, "; the first boot BOOTED: it fails "
+				  "intermittently");
+		return true;
+	}
+	return false;
+}
+
+/* The candidate's first boot failed: say which of its later boots
+ * BOOTED, if any (then the failure is intermittent). */
+static void later_booted(json_object *cand, struct strbuf *sb)
+{
+	json_object *s = jsonx_get(cand, "samples");
+	size_t n = jsonx_len(s, "verdicts"), k = 0;
+	_cleanup_strbuf_ struct strbuf which = STRBUF_INIT;
+
+	for (size_t i = 1; i < n; i++) {
+		const char *v = json_object_get_string(jsonx_at(s, "verdicts", i));
+
+		if (v && streq(v, "BOOTED"))
+			strbuf_addf(&which, "%s%zu", k++ ? ", " : "", i + 1);
+	}
+	if (k)
+		strbuf_addf(sb, "; boot%s %s of %zu BOOTED: it fails "
+				"intermittently", k > 1 ? "s" : "", which.buf, n);
+}
+
 /* The stages, in order: true when one of them decided the verdict. */
 static bool decide_stages(json_object *o, json_object *boots, json_object *cand,
 			  const struct groupverdict_group *g)
@@ -300,14 +351,19 @@ static bool decide_stages(json_object *o, json_object *boots, json_object *cand,
 			    "the boot did not finish (run interrupted)");
 		return true;
 	}
-	if (streq(v, "BOOTED"))
-		return false;
+	if (streq(v, "BOOTED")) {
+		if (!later_failed_boot(cand, &sb))
+			return false;
+		set_verdict(o, GROUPVERDICT_FAIL, "boot", sb.buf);
+		return true;
+	}
 	strbuf_addf(&sb, "%s%s: %s", streq(v, "INFRA") ? "infrastructure, " : "",
 		    v, jsonx_str(cand, "reason") ? jsonx_str(cand, "reason") : "?");
 	if (streq(v, "INFRA")) {
 		set_verdict(o, GROUPVERDICT_SKIP, "boot", sb.buf);
 		return true;
 	}
+	later_booted(cand, &sb);
 	base_too(boots, cand, g->arch, "boot", &sb);
 	set_verdict(o, GROUPVERDICT_FAIL, "boot", sb.buf);
 	return true;

@@ -24,7 +24,11 @@
  *     verdict and its reason (INFRA is the host's fault: SKIP/boot; a stage
  *     not run or not finished because the run was interrupted: SKIP; a
  *     boot sent to LAVA whose results were not read back yet: SKIP,
- *     "waiting for LAVA");
+ *     "waiting for LAVA"); a first boot that BOOTED with a later boot of
+ *     its samples (the same kernel booted again) that did not (INFRA,
+ *     INCOMPLETE and unsaid verdicts aside): FAIL/boot naming that boot
+ *     and its console, "it fails intermittently"; a failed first boot
+ *     whose later boots BOOTED says which;
  *   - a scenario of the group failed or gave no result: FAIL/scenario;
  *   - none of the group's own scenarios ("boot" counts only for a group
  *     that names nothing else) passed: SKIP/scenario;

@@ -7,7 +7,10 @@
  * (files <prefix>boot<k>-console.log ..., domain <name>-<k>) and adds
  * "samples" (core/costrec_samples) to the first boot's record.  The
  * candidate's verdict and scenarios stay the first boot's; each boot's
- * verdict is in samples.verdicts.
+ * verdict is in samples.verdicts, which the group verdict reads (a later
+ * boot that fails fails the group: core/groupverdict) and the cost too
+ * (only boots that ran to their end are samples of boot times:
+ * core/costrec).
  */
 #ifndef BP_BOOTSAMPLES_H
 #define BP_BOOTSAMPLES_H

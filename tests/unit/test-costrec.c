@@ -319,6 +319,37 @@ static void test_branches(void **state)
 	json_object_put(costs);
 }
 
+/* A boot that did not run to its end (HUNG: its agent end is the
+ * timeout) is no sample of the boot's figures; PROBLEMS ran to its end. */
+static const char group_boot_hung[] =
+	"\"verdict\": \"BOOTED\", \"time_to_init_s\": 2.1, \"image_bytes\": 200,"
+	"\"samples\": { \"n\": 3, \"time_to_init_s\": [2.1, 2.0, 2.3],"
+	" \"time_to_agent_end_s\": [14, 400, 14.5],"
+	" \"kernel_available_kb\": [99000, 99000, 99000],"
+	" \"agent_memavailable_kb\": [89000, 89000, 89000],"
+	" \"verdicts\": [\"BOOTED\", \"HUNG\", \"PROBLEMS\"] }";
+
+static void test_sample_verdicts(void **state)
+{
+	json_object *b = rec("base", NULL, "BASEHASH", base_measure, base_boot);
+	json_object *g = rec("each", "demo-bpf", "G", group_measure,
+			     group_boot_hung);
+	json_object *run = run_of(b, g), *costs, *c;
+
+	(void)state;
+	costs = costrec_run(run, NULL, NULL);
+	c = json_object_array_get_idx(costs, 0);
+	assert_true(get(c, "boot.time_to_agent_end_s.group.n") == 2);
+	assert_true(fabs(get(c, "boot.time_to_agent_end_s.group.median") -
+			 14.25) < 1e-6);
+	assert_true(get(c, "boot.time_to_agent_end_s.group.max") == 14.5);
+	/* the base's samples say no verdicts (written before they did):
+	 * all count */
+	assert_true(get(c, "boot.time_to_agent_end_s.base.n") == 3);
+	json_object_put(costs);
+	json_object_put(run);
+}
+
 static void test_samples(void **state)
 {
 	json_object *first = parse(
@@ -367,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_costs),
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_sample_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

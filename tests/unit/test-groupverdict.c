@@ -348,6 +348,54 @@ static void test_not_in_plan_or_arch(void **state)
 	json_object_put(gv);
 }
 
+/* The same kernel booted again (samples): a later boot that failed
+ * fails the group, a later boot that booted says the failure comes and
+ * goes; the host's fault and an interrupted boot are not the kernel's. */
+static void test_samples(void **state)
+{
+	static const char *const sc[] = { "boot" };
+	json_object *gv;
+
+#define SAMPLED(first, verdicts)                                               \
+	"[ { " CAND("x86_64-g", "each", "[\"g\"]") ", "                        \
+	CONFIG_OK(OPT("X", "g", "kept", "null")) ", " BUILD_OK ", "            \
+	"\"verdict\": \"" first "\", \"reason\": \"why\", \"scenarios\": "    \
+	"[ { \"name\": \"boot\", \"result\": \"pass\" } ], "                 \
+	"\"samples\": { \"n\": 3, \"verdicts\": " verdicts ", "               \
+	"\"consoles\": [\"g/console.log\", \"g/boot2-console.log\", "         \
+	"\"g/boot3-console.log\"] } } ]"
+
+	gv = decide(SAMPLED("BOOTED", "[\"BOOTED\", \"HUNG\", \"BOOTED\"]"),
+		    "g", sc, 1);
+	expect(gv, "FAIL", "boot",
+	       "boot 2 of 3: HUNG (g/boot2-console.log); the first boot "
+	       "BOOTED: it fails intermittently");
+	json_object_put(gv);
+	gv = decide(SAMPLED("BOOTED", "[\"BOOTED\", \"INFRA\", null]"),
+		    "g", sc, 1);
+	expect(gv, "PASS", NULL, "booted; passed: boot");
+	json_object_put(gv);
+	gv = decide(SAMPLED("BOOTED", "[\"BOOTED\", \"BOOTED\", \"BOOTED\"]"),
+		    "g", sc, 1);
+	expect(gv, "PASS", NULL, "booted; passed: boot");
+	json_object_put(gv);
+	gv = decide(SAMPLED("PANIC", "[\"PANIC\", \"PANIC\", \"BOOTED\"]"),
+		    "g", sc, 1);
+	expect(gv, "FAIL", "boot",
+	       "PANIC: why; boot 3 of 3 BOOTED: it fails intermittently");
+	json_object_put(gv);
+	gv = decide(SAMPLED("PANIC", "[\"PANIC\", \"BOOTED\", \"BOOTED\"]"),
+		    "g", sc, 1);
+	expect(gv, "FAIL", "boot", "; boots 2, 3 of 3 BOOTED");
+	json_object_put(gv);
+	gv = decide(SAMPLED("PANIC", "[\"PANIC\", \"PANIC\", \"PANIC\"]"),
+		    "g", sc, 1);
+	expect(gv, "FAIL", "boot", "PANIC: why");
+	assert_null(strstr(str(gv, "reason"), "intermittently"));
+	json_object_put(gv);
+#undef SAMPLED
+}
+
 static void test_names(void **state)
 {
 	enum groupverdict v;
@@ -369,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_fail_and_error),
 		cmocka_unit_test(test_stages),
 		cmocka_unit_test(test_not_in_plan_or_arch),
+		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
