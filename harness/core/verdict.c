@@ -40,7 +40,6 @@ static const char *const boot_end_names[] = {
 	[BOOT_END_QEMU_FAILED] = "qemu-failed",
 	[BOOT_END_INFRA] = "infra",
 	[BOOT_END_INTERRUPTED] = "interrupted",
-	[BOOT_END_DEBUGGER] = "debugger",
 };
 
 const char *boot_end_name(enum boot_end e)
@@ -131,14 +130,6 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 		ret->verdict = VERDICT_INFRA;
 		SETR(ret, "%s", in->end_reason ? in->end_reason
 					       : "libvirt or QEMU failed");
-		return;
-	}
-	if (in->end == BOOT_END_DEBUGGER) {
-		ret->verdict = VERDICT_HUNG;
-		SETR(ret, "the kernel stopped in kgdb, waiting for a debugger "
-			  "nothing attaches; last milestone: %s%s%s",
-		     last, bad ? "; problem: " : "",
-		     bad && bad->title ? bad->title : "");
 		return;
 	}
 	if (in->end == BOOT_END_TIMEOUT) {

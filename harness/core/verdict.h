@@ -43,8 +43,6 @@ enum boot_end {
 	BOOT_END_QEMU_FAILED,	/* QEMU died or was killed from outside */
 	BOOT_END_INFRA,		/* libvirt could not start it or went away */
 	BOOT_END_INTERRUPTED,	/* SIGINT/SIGTERM to bootproof */
-	BOOT_END_DEBUGGER,	/* the kernel stopped in kgdb, waiting for a
-				   debugger nothing attaches: destroyed */
 };
 
 const char *boot_end_name(enum boot_end e);

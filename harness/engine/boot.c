@@ -37,13 +37,6 @@
 /* After a panic message, how long the guest may take to end by itself
  * (panic=-1 reboots at once; a kernel told panic=0 would sit forever). */
 #define PANIC_GRACE_MS 10000
-/* The kernel waiting in kgdb for a debugger while bootproof's host gdb
- * is not about to attach (kgdb_io_ready's "waiting... or $3#33 for KDB",
- * "Waiting for remote debugger"): it never goes on by itself.  The boot
- * ends after this long, or after this many such lines (a kernel that
- * re-enters kgdb on every exception floods the console with them). */
-#define DEBUGGER_GRACE_MS 10000
-#define DEBUGGER_WAIT_LINES 100
 /* The host half of kgdb: gdb's whole session. */
 #define GDB_TIMEOUT_MS 60000
 #define MAX_SCENARIOS 32
@@ -65,8 +58,6 @@ struct session {
 	char *log_path;
 	int stage_lock;		/* flock on <stage_dir>.lock while we run */
 	long long t0, t_init, t_done, panic_at, last_update;
-	long long debugger_at;	/* first "waiting for a debugger" line */
-	unsigned debugger_lines;
 	bool updated;
 	/* kgdb */
 	int kgdb_port;
@@ -177,23 +168,6 @@ static void on_line(const struct console_line *l, bool agent, void *ud)
 	    (strstr(t, "Entering KGDB") || strstr(t, "KGDB or $3#33") ||
 	     strstr(t, "Waiting for connection from remote gdb")))
 		s->kgdb_go = true;
-	if (!agent && !s->kgdb_go &&
-	    (strstr(t, "waiting... or $3#33 for KDB") ||
-	     strstr(t, "Waiting for remote debugger"))) {
-		if (!s->debugger_at)
-			s->debugger_at = clock_mono_ms();
-		s->debugger_lines++;
-	}
-}
-
-/* The kernel waits in kgdb and nothing will attach (see
- * DEBUGGER_GRACE_MS): true once it has for long enough. */
-static bool debugger_stuck(const struct session *s, long long now)
-{
-	if (!s->debugger_at || s->kgdb_go)
-		return false;
-	return now - s->debugger_at > DEBUGGER_GRACE_MS ||
-	       s->debugger_lines >= DEBUGGER_WAIT_LINES;
 }
 
 static void on_milestone(const struct console_milestone_event *ev, void *ud)
@@ -837,14 +811,6 @@ static void follow(struct session *s)
 			snprintf(s->end_reason, sizeof(s->end_reason),
 				 "destroyed %ds after the kernel panicked",
 				 PANIC_GRACE_MS / 1000);
-			return;
-		}
-		if (debugger_stuck(s, t)) {
-			ops->destroy(s->g);
-			s->end = BOOT_END_DEBUGGER;
-			snprintf(s->end_reason, sizeof(s->end_reason),
-				 "destroyed: the kernel waited in kgdb for a "
-				 "debugger (%u lines of it)", s->debugger_lines);
 			return;
 		}
 		e = ops->poll(s->g, POLL_MS, &ev);

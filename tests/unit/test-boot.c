@@ -204,63 +204,6 @@ static void test_hung(void **state)
 	free(f.xml);
 }
 
-/* A kernel that sits in kgdb waiting for a debugger (a real boot of the
- * seed matrix: kgdbts failed under TCG) never goes on: the boot ends
- * there, HUNG, instead of at its timeout; the flood of "waiting" lines
- * ends it before DEBUGGER_GRACE_MS. */
-static void test_stopped_in_debugger(void **state)
-{
-	_cleanup_free_ char *log = data("x86_64-seed-kgdb-wait.log");
-	struct fake_domain f = { .log = log, .chunk = 4096,
-				 .end = GUEST_RUNNING };
-	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
-	struct boot_outcome o;
-	json_object *end;
-
-	fake_domain_use(&f);
-	r.timeout_s = 600;
-	assert_int_equal(boot_run(&r, &o), 0);
-	assert_int_equal(o.verdict, VERDICT_HUNG);
-	assert_int_equal(o.exit_code, 1);
-	assert_string_equal(jsonx_text(o.record, "reason"),
-			    "the kernel stopped in kgdb, waiting for a debugger "
-			    "nothing attaches; last milestone: KTAP_START; "
-			    "problem: WARNING in check_and_rewind_pc");
-	assert_int_equal(f.destroyed, 1);
-	end = json_object_object_get(o.record, "end");
-	assert_string_equal(jsonx_text(end, "how"), "debugger");
-	assert_true(json_object_get_double(json_object_object_get(o.record,
-								  "elapsed_s")) <
-		    60);
-	json_object_put(o.record);
-	free(f.xml);
-
-	/* the same log cut before the first "waiting" line: nothing ends
-	 * it but the timeout */
-	{
-		_cleanup_free_ char *cut = path_join(fx.dir, "cut-kgdb.log");
-		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
-		char *w;
-
-		assert_true(strbuf_read_file(&sb, log, 0) > 0);
-		w = strstr(sb.buf, "KGDB: waiting");
-		assert_non_null(w);
-		assert_int_equal(write_file_atomic(cut, sb.buf,
-						   (size_t)(w - sb.buf), 0644),
-				 0);
-		f = (struct fake_domain){ .log = cut, .chunk = 4096,
-					  .end = GUEST_RUNNING };
-		fake_domain_use(&f);
-		r.timeout_s = 1;
-		assert_int_equal(boot_run(&r, &o), 0);
-		assert_int_equal(o.verdict, VERDICT_HUNG);
-		assert_non_null(strstr(jsonx_text(o.record, "reason"),
-				       "no end within 1s"));
-		json_object_put(o.record);
-		free(f.xml);
-	}
-}
-
 /* libvirt cannot start the guest: INFRA, exit 3, libvirt's words kept. */
 static void test_start_fails(void **state)
 {
@@ -761,7 +704,6 @@ int main(void)
 		cmocka_unit_test(test_no_retry),
 		cmocka_unit_test(test_panic_any_chunking),
 		cmocka_unit_test(test_pvpanic_event),
-		cmocka_unit_test(test_stopped_in_debugger),
 		cmocka_unit_test(test_hung),
 		cmocka_unit_test(test_start_fails),
 		cmocka_unit_test(test_libvirt_lost),

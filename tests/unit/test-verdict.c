@@ -53,27 +53,6 @@ static void test_panic_outranks_end(void **state)
 	in.end = BOOT_END_INTERRUPTED;
 	verdict_decide(&in, &v);
 	assert_int_equal(v.verdict, VERDICT_INCOMPLETE);
-	/* a panic outranks a kernel that then sat in kgdb */
-	in.end = BOOT_END_DEBUGGER;
-	verdict_decide(&in, &v);
-	assert_int_equal(v.verdict, VERDICT_PANIC);
-}
-
-/* Destroyed while it waited in kgdb for a debugger: HUNG, saying so. */
-static void test_debugger(void **state)
-{
-	struct verdict_input in = clean;
-	struct verdict v;
-
-	in.end = BOOT_END_DEBUGGER;
-	in.powered_off = false;
-	in.last_milestone = "INIT_STARTED";
-	verdict_decide(&in, &v);
-	assert_int_equal(v.verdict, VERDICT_HUNG);
-	assert_string_equal(v.reason, "the kernel stopped in kgdb, waiting for "
-				      "a debugger nothing attaches; last "
-				      "milestone: INIT_STARTED");
-	assert_string_equal(boot_end_name(BOOT_END_DEBUGGER), "debugger");
 }
 
 static void test_pvpanic_without_message(void **state)
@@ -247,7 +226,6 @@ static void test_timeout_scaling(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debugger),
 		cmocka_unit_test(test_booted),
 		cmocka_unit_test(test_panic_outranks_end),
 		cmocka_unit_test(test_pvpanic_without_message),
