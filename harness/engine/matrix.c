@@ -908,6 +908,21 @@ static const struct matrix_stage_ops real_stages = {
 
 /* ------------------------------------------------------------ resume */
 
+/* The run was interrupted while the candidate was booted again for its
+ * samples (engine/bootsamples): a boot of them did not finish. */
+static bool samples_cut(json_object *rec)
+{
+	json_object *s = jsonx_get(rec, "samples");
+
+	for (size_t i = 0; i < jsonx_len(s, "verdicts"); i++) {
+		const char *v = json_object_get_string(jsonx_at(s, "verdicts", i));
+
+		if (!v || !strcmp(v, "INCOMPLETE") || !strcmp(v, "RUNNING"))
+			return true;
+	}
+	return false;
+}
+
 /* What of the old record can stay: 0 nothing, 1 config, 2 + build,
  * 3 + boot. */
 static int reusable(const struct cand *c)
@@ -932,7 +947,7 @@ static int reusable(const struct cand *c)
 	if (!file_ok(jsonx_str(a, "bzImage")) || !file_ok(jsonx_str(a, "vmlinux")))
 		return 1;
 	if (!v || !strcmp(v, "INCOMPLETE") || !strcmp(v, "RUNNING") ||
-	    !strcmp(v, "INFRA"))
+	    !strcmp(v, "INFRA") || samples_cut(c->old))
 		return 2;
 	return 3;
 }

@@ -37,6 +37,7 @@ struct fake {
 	const char *fail_config;	/* this candidate's config fails */
 	const char *fail_scenario;	/* this scenario fails in every boot */
 	const char *interrupt_in;	/* this candidate's build is cut short */
+	const char *samples_cut_in;	/* its boots again (samples) are */
 	volatile sig_atomic_t *intr;
 	char *art;		/* where the fake kernels go */
 };
@@ -177,6 +178,18 @@ static unsigned fake_boot(void *ud, const struct matrix_stage *st,
 	json_object_object_add(j, "reason", NULL);
 	json_object_object_add(j, "scenarios", sc);
 	json_object_object_add(j, "complete", json_object_new_boolean(1));
+	if (is(st->cand->id, f->samples_cut_in)) {
+		/* interrupted during its second boot (engine/bootsamples) */
+		json_object *smp = json_object_new_object();
+		json_object *v = json_object_new_array();
+
+		json_object_array_add(v, jsonx_new_str("BOOTED"));
+		json_object_array_add(v, jsonx_new_str("INCOMPLETE"));
+		json_object_object_add(smp, "n", json_object_new_int(2));
+		json_object_object_add(smp, "verdicts", v);
+		json_object_object_add(j, "samples", smp);
+		*f->intr = 1;
+	}
 	*ret = j;
 	return 0;
 }
@@ -598,6 +611,30 @@ static void test_shards_merged(void **state)
 }
 
 /* A resumed shard keeps its recorded split and runs only its own. */
+/* A candidate interrupted while booted again for its samples is booted
+ * again on resume: its boot is not whole. */
+static void test_resume_samples(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan_text);
+	struct fake f = { .calls = STRBUF_INIT, .samples_cut_in = "x86_64-beta" };
+	struct fake g = { .calls = STRBUF_INIT };
+	struct matrix_outcome out, again;
+	_cleanup_free_ char *dir = NULL;
+
+	run(p, &f, NULL, &out);
+	assert_int_equal(out.exit_code, 130);
+	dir = strdup(out.run->dir);
+	run_free(out.run);
+	run(p, &g, dir, &again);
+	assert_non_null(strstr(g.calls.buf, "x86_64-beta:boot "));
+	assert_null(strstr(g.calls.buf, "x86_64-beta:build "));
+	assert_null(strstr(g.calls.buf, "x86_64-base:boot "));
+	assert_null(jsonx_get(boot_of(again.run, "x86_64-beta"), "samples"));
+	run_free(again.run);
+	fake_done(&f);
+	fake_done(&g);
+}
+
 static void test_shard_resume(void **state)
 {
 	_cleanup_plan_ struct plan *p = plan_of(plan4_text);
@@ -653,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_group_verdicts),
 		cmocka_unit_test(test_unknown_group),
 		cmocka_unit_test(test_shards_merged),
+		cmocka_unit_test(test_resume_samples),
 		cmocka_unit_test(test_shard_resume),
 	};
 
