@@ -53,7 +53,8 @@ static const struct figure figures[] = {
 	{ "MemAvailable at the agent's start (MiB)", "boot",
 	  "agent_memavailable_kb", "delta", "spread", true, true, 1024,
 	  " MiB" },
-	{ "Options turned on", "config", NULL, "on", NULL, false, false, 1, "" },
+	{ "Options turned on (direct + implied)", "config", NULL, "on", NULL, false,
+	  false, 1, "" },
 };
 
 /* One bar of figure f for cost entry c; text goes into txt. */
@@ -102,7 +103,7 @@ static void bar_of(const struct figure *f, json_object *c, struct strbuf *txt,
 		double d, i;
 
 		if (jsonx_num(o, "direct", &d) && jsonx_num(o, "implied", &i))
-			strbuf_addf(txt, " (%.0f direct, %.0f implied)", d, i);
+			strbuf_addf(txt, " (%.0f + %.0f)", d, i);
 	}
 }
 

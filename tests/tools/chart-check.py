@@ -33,7 +33,7 @@ FIGURES = {
     "Objects compiled": ("build", "objects", "delta", 1),
     "bzImage (KiB)": ("size", "bzimage_bytes", "delta", 1024),
     "vmlinux text (KiB)": ("size", "text", "delta", 1024),
-    "Options turned on": ("config", None, "on", 1),
+    "Options turned on (direct + implied)": ("config", None, "on", 1),
     "CPU of the incremental build after the base (s)":
         ("build", "incremental", "cpu_seconds", 1),
 }
