@@ -169,6 +169,7 @@ enum bisect_outcome bisect_judge(const struct bisect_sig *target,
 struct bisect_frag_line {
 	const char *text;	/* "CONFIG_X=y" / "# CONFIG_X is not set" */
 	const char *source;	/* "file:line" */
+	const char *name;	/* "X" */
 };
 struct bisect_frag {
 	const char *name;	/* "# group:" (a valid group name) */
@@ -180,5 +181,34 @@ struct bisect_frag {
 	size_t n_lines;
 };
 void bisect_frag_text(const struct bisect_frag *f, struct strbuf *out);
+
+/*
+ * The lines of a step that its config stage dropped: rec is the step's
+ * candidate record ("config": { "options": [ { option, status,
+ * reason_kind, reason } ] }); for each line in the step whose option's
+ * status is not "kept", { "line": i, "option": name, "reason_kind",
+ * "reason" }.  A new array (empty when nothing was dropped or the record
+ * says nothing).
+ */
+json_object *bisect_dropped(json_object *rec, const struct bisect_frag_line *lines,
+			    const bool *in, size_t n);
+
+/*
+ * Which lines of the culprit are there for another: L needs M when a
+ * recorded step that ran exactly the culprit less M (ddmin tries each
+ * before it calls the culprit 1-minimal) lost L to an unmet dependency
+ * (its "dropped" has L with reason_kind "depends").  Such an M is no
+ * cause of the failure by itself: L is, and M is what L needs to be
+ * built at all.  steps: the "steps" array of a bisection record (each
+ * with "lines" and "dropped").  A new array, one entry per culprit line
+ * that needs others, in line order: { "line": L, "needs": [M...],
+ * "reason": the config stage's reason for dropping L }.
+ */
+json_object *bisect_needs(json_object *steps, const bool *culprit, size_t n);
+
+/* One sentence per "needs" entry of a culprit record (with its "options"
+ * for the lines' text), each ending in a newline: "CONFIG_X=y needs
+ * CONFIG_Y=y: without it, Kconfig drops it (REASON)". */
+void bisect_needs_text(json_object *culprit, struct strbuf *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bisect.h"
 #include "core/html.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
@@ -69,7 +70,16 @@ static void render_answer(xmlNodePtr body, json_object *bi)
 			  "answer came from complements or finer splits (lines "
 			  "that fail only together, or that mask each other).");
 	if (c) {
+		_cleanup_strbuf_ struct strbuf needs = STRBUF_INIT;
+
 		options_table(d, jsonx_get(c, "options"));
+		bisect_needs_text(c, &needs);
+		for (char *l = needs.buf, *e; l && *l; l = e + 1) {
+			if (!(e = strchr(l, '\n')))
+				break;
+			*e = '\0';
+			html_text(html_el(d, "p"), l);
+		}
 		p = html_el(d, "p");
 		html_text(p, "Reproduce: ");
 		html_jtext(html_el(p, "code"), c, "reproduce");

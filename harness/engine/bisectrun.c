@@ -71,6 +71,7 @@ static void bs_done(struct bs *b)
 	for (size_t i = 0; i < b->n_lines; i++) {
 		free((char *)b->lines[i].text);
 		free((char *)b->lines[i].source);
+		free((char *)b->lines[i].name);
 	}
 	free(b->lines);
 	free(b->group_of);
@@ -191,6 +192,7 @@ static void add_lines(struct bs *b, const struct group *g, size_t gi)
 		strbuf_addf(&s, "%s:%u", op->file, op->line);
 		b->lines[b->n_lines].text = strbuf_detach(&t, NULL);
 		b->lines[b->n_lines].source = strbuf_detach(&s, NULL);
+		b->lines[b->n_lines].name = xstrdup(op->name);
 		b->group_of[b->n_lines++] = gi;
 	}
 }
@@ -512,6 +514,8 @@ static json_object *step_json(struct bs *b, const struct bisect_step *s,
 	json_object_object_add(j, "part", s->parts ? json_object_new_int((int)s->part) : NULL);
 	json_object_object_add(j, "parts", s->parts ? json_object_new_int((int)s->parts) : NULL);
 	json_object_object_add(j, "lines", line_list(s->lines, b->n_lines));
+	json_object_object_add(j, "dropped",
+			       bisect_dropped(rec, b->lines, s->lines, b->n_lines));
 	json_object_object_add(j, "fragment",
 			       jsonx_new_str(frag ? frag + dl + 1 : NULL));
 	json_object_object_add(j, "run", jsonx_new_str(sr ? sr->dir + dl + 1 : NULL));
@@ -627,6 +631,8 @@ static int finish(struct bs *b, const struct bisect *bi)
 		cj = json_object_new_object();
 		json_object_object_add(cj, "lines", line_list(c, b->n_lines));
 		json_object_object_add(cj, "options", options_of(b, c));
+		json_object_object_add(cj, "needs",
+				       bisect_needs(b->steps, c, b->n_lines));
 		json_object_object_add(cj, "fragment",
 				       jsonx_new_str(st == BISECT_FOUND
 							     ? "culprit.config"

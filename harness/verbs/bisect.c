@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bootproof.h"
+#include "core/bisect.h"
 #include "engine/bisectrun.h"
 #include "util/exitcode.h"
 #include "util/jsonx.h"
@@ -53,6 +54,13 @@ static void summary(const struct run *run)
 					       ? " (these lines fail only together)"
 					       : "");
 		print_lines(c);
+		{
+			_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+			bisect_needs_text(c, &sb);
+			if (sb.len)
+				printf("%s", sb.buf);
+		}
 		printf("reproduce: %s\n", jsonx_str(c, "reproduce") ?: "?");
 	} else if (n) {
 		printf("narrowed so far to:\n");

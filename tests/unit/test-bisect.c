@@ -16,6 +16,7 @@
 
 #include "core/bisect.h"
 #include "util/cleanup.h"
+#include "util/jsonx.h"
 #include "util/strbuf.h"
 
 #define MAXN 16
@@ -477,9 +478,10 @@ static void test_same_way_boot_and_scenario(void **state)
 static void test_fragment(void **state)
 {
 	static const struct bisect_frag_line lines[] = {
-		{ "CONFIG_LOG_BUF_SHIFT=18", "/g/t.config:9" },
-		{ "CONFIG_PHYSICAL_ALIGN=0x300000", "/g/t.config:10" },
-		{ "# CONFIG_X is not set", "/g/my dir/t.config:11" },
+		{ "CONFIG_LOG_BUF_SHIFT=18", "/g/t.config:9", "LOG_BUF_SHIFT" },
+		{ "CONFIG_PHYSICAL_ALIGN=0x300000", "/g/t.config:10",
+		  "PHYSICAL_ALIGN" },
+		{ "# CONFIG_X is not set", "/g/my dir/t.config:11", "X" },
 	};
 	static const bool in[] = { false, true, true };
 	const struct bisect_frag f = {
@@ -499,6 +501,80 @@ static void test_fragment(void **state)
 		"# line /g/my dir/t.config:11\n# CONFIG_X is not set\n");
 }
 
+/* The debug group's bisection as the seed matrix would end it: the
+ * culprit {KGDB, KGDB_TESTS}; the step with KGDB_TESTS alone lost it to
+ * its dependency on KGDB, the one with KGDB alone kept KGDB. */
+static void test_needs(void **state)
+{
+	static const struct bisect_frag_line lines[] = {
+		{ "CONFIG_UBSAN=y", "/g/debug.config:12", "UBSAN" },
+		{ "CONFIG_KGDB=y", "/g/debug.config:7", "KGDB" },
+		{ "CONFIG_KGDB_TESTS=y", "/g/debug.config:8", "KGDB_TESTS" },
+	};
+	static const bool only_tests[] = { false, false, true };
+	static const bool culprit[] = { false, true, true };
+	json_object *rec = json_tokener_parse(
+		"{ \"config\": { \"options\": ["
+		"{ \"option\": \"PRINTK\", \"status\": \"absent\", "
+		"  \"reason_kind\": \"depends\", \"reason\": \"not this step's\" },"
+		"{ \"option\": \"KGDB_TESTS\", \"status\": \"absent\", "
+		"  \"reason_kind\": \"depends\", \"reason\": \"unmet dependency: "
+		"depends on KGDB (KGDB=n)\" } ] } }");
+	json_object *kept = json_tokener_parse(
+		"{ \"config\": { \"options\": ["
+		"{ \"option\": \"KGDB\", \"status\": \"kept\" } ] } }");
+	json_object *d, *steps = json_object_new_array(), *st, *needs, *c;
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	/* what a step's config dropped, among the step's own lines */
+	d = bisect_dropped(rec, lines, only_tests, 3);
+	assert_int_equal(json_object_array_length(d), 1);
+	assert_string_equal(json_object_to_json_string_ext(
+				    json_object_array_get_idx(d, 0),
+				    JSON_C_TO_STRING_PLAIN),
+			    "{\"line\":2,\"option\":\"KGDB_TESTS\","
+			    "\"reason_kind\":\"depends\",\"reason\":"
+			    "\"unmet dependency: depends on KGDB (KGDB=n)\"}");
+	/* the recorded steps: {KGDB_TESTS} dropped it, {KGDB} kept all */
+	st = json_tokener_parse("{ \"lines\": [2] }");
+	json_object_object_add(st, "dropped", d);
+	json_object_array_add(steps, st);
+	st = json_tokener_parse("{ \"lines\": [1] }");
+	d = bisect_dropped(kept, lines, (const bool[]){ false, true, false }, 3);
+	assert_int_equal(json_object_array_length(d), 0);
+	json_object_object_add(st, "dropped", d);
+	json_object_array_add(steps, st);
+	needs = bisect_needs(steps, culprit, 3);
+	assert_string_equal(json_object_to_json_string_ext(needs,
+							   JSON_C_TO_STRING_PLAIN),
+			    "[{\"line\":2,\"needs\":[1],\"reason\":"
+			    "\"unmet dependency: depends on KGDB (KGDB=n)\"}]");
+	c = json_tokener_parse(
+		"{ \"options\": [ { \"line\": 1, \"text\": \"CONFIG_KGDB=y\" },"
+		" { \"line\": 2, \"text\": \"CONFIG_KGDB_TESTS=y\" } ] }");
+	json_object_object_add(c, "needs", needs);
+	bisect_needs_text(c, &sb);
+	assert_string_equal(sb.buf, "CONFIG_KGDB_TESTS=y needs CONFIG_KGDB=y: "
+				    "without it, Kconfig drops it (unmet "
+				    "dependency: depends on KGDB (KGDB=n))\n");
+	/* a drop that is not a dependency, or in a step that is not the
+	 * culprit less one line, says nothing */
+	json_object_put(c);
+	st = json_object_array_get_idx(steps, 0);
+	json_object_object_add(json_object_array_get_idx(jsonx_get(st, "dropped"), 0),
+			       "reason_kind", json_object_new_string("unknown"));
+	needs = bisect_needs(steps, culprit, 3);
+	assert_int_equal(json_object_array_length(needs), 0);
+	json_object_put(needs);
+	needs = bisect_needs(steps, (const bool[]){ true, true, true }, 3);
+	assert_int_equal(json_object_array_length(needs), 0);
+	json_object_put(needs);
+	json_object_put(steps);
+	json_object_put(rec);
+	json_object_put(kept);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -515,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_same_way),
 		cmocka_unit_test(test_same_way_boot_and_scenario),
 		cmocka_unit_test(test_fragment),
+		cmocka_unit_test(test_needs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

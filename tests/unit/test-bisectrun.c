@@ -69,10 +69,26 @@ static unsigned fake_config(void *ud, const struct matrix_stage *st,
 	_cleanup_free_ char *cfg = path_join(st->dir, "config");
 	json_object *j = json_object_new_object();
 
+	json_object *opts = json_object_new_array();
+	/* TESTS depends on KGDB, as in Kconfig: without it, it is dropped */
+	bool tests_dropped = wants(st, "TESTS") && !wants(st, "KGDB");
+
 	put(cfg, "CONFIG_X=y\n");
+	if (tests_dropped) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "option", jsonx_new_str("TESTS"));
+		json_object_object_add(o, "status", jsonx_new_str("absent"));
+		json_object_object_add(o, "reason_kind", jsonx_new_str("depends"));
+		json_object_object_add(o, "reason",
+				       jsonx_new_str("unmet dependency: depends "
+						     "on KGDB (KGDB=n)"));
+		json_object_array_add(opts, o);
+	}
 	json_object_object_add(j, "result", jsonx_new_str("pass"));
-	json_object_object_add(j, "dropped", json_object_new_int(0));
-	json_object_object_add(j, "options", json_object_new_array());
+	json_object_object_add(j, "dropped",
+			       json_object_new_int(tests_dropped));
+	json_object_object_add(j, "options", opts);
 	*ret = j;
 	return 0;
 }
@@ -111,7 +127,8 @@ static unsigned fake_boot(void *ud, const struct matrix_stage *st,
 	struct fake *f = ud;
 	json_object *j = json_object_new_object(), *sc = json_object_new_array();
 	json_object *s = json_object_new_object(), *probs = json_object_new_array();
-	bool pair = wants(st, "PAIR_A") && wants(st, "PAIR_B");
+	bool pair = (wants(st, "PAIR_A") && wants(st, "PAIR_B")) ||
+		    (wants(st, "TESTS") && wants(st, "KGDB"));
 	bool flaky = wants(st, "FLAKY") && f->flaky_boots++ == 0;
 	bool infra = wants(st, "INFRA") || (pair && f->infra_on_pair);
 	const char *v = infra ? "INFRA" : pair || flaky ? "PANIC" : "BOOTED";
@@ -355,6 +372,32 @@ static void test_pair_across_groups(void **state)
 	run_free(r);
 }
 
+/* A line that only builds with another line of the group (TESTS depends
+ * on KGDB): the culprit is both, and it says which needs which, from the
+ * step that ran TESTS without KGDB and had it dropped. */
+static void test_culprit_needs(void **state)
+{
+	struct fake f = { 0 };
+	_cleanup_free_ char *src = NULL;
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	struct run *r = NULL;
+	json_object *b, *n;
+
+	group("ga", "CONFIG_H1=y\nCONFIG_KGDB=y\nCONFIG_H2=y\nCONFIG_TESTS=y\n"
+		    "CONFIG_H3=y\n");
+	src = failing_run("ga", &f);
+	assert_int_equal(bisect(src, "x86_64-ga", &f, 0, &r), BP_EXIT_FAIL);
+	b = bi(r);
+	assert_string_equal(jsonx_str(b, "status"), "found");
+	texts(jsonx_get(b, "culprit"), &sb);
+	assert_string_equal(sb.buf, "CONFIG_KGDB=y CONFIG_TESTS=y");
+	n = jsonx_get(jsonx_get(b, "culprit"), "needs");
+	assert_string_equal(json_object_to_json_string_ext(n, JSON_C_TO_STRING_PLAIN),
+			    "[{\"line\":3,\"needs\":[1],\"reason\":"
+			    "\"unmet dependency: depends on KGDB (KGDB=n)\"}]");
+	run_free(r);
+}
+
 static void test_cannot_narrow(void **state)
 {
 	struct fake f = { 0 };
@@ -405,6 +448,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_line_breaks_the_build),
 		cmocka_unit_test(test_pair_across_groups),
+		cmocka_unit_test(test_culprit_needs),
 		cmocka_unit_test(test_cannot_narrow),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
