@@ -49,8 +49,14 @@
 #              B  the same two one after the other
 #              C  two bare QEMUs (built's D, each disk a snapshot) at once
 #              D  the same two bare QEMUs one after the other
-#              throughput ratio B/A, target >= 1.70; D/C (information:
-#              what this host gives two guests at once)
+#              E  bootproof's own guest without libvirt, two at once: a bare
+#                 QEMU with the kernel, root image (a snapshot) and command
+#                 line of a boot of A (its record) and the devices of
+#                 A's guest, the agent running its boot scenario to its end
+#              F  the same two one after the other
+#              throughput ratio B/A, target >= 1.70; D/C and F/E
+#              (information: what this host gives two guests at once, and
+#              what bootproof's guest alone, without libvirt, gets)
 #   rerun      A  the second `bootproof run` of a small plan (the demo
 #                 plan, x86_64 only, scenarios boot), unchanged, right
 #                 after B in the same cache
@@ -512,6 +518,43 @@ bare_at_once() {
 }
 bare_in_a_row() { bare seq-b1 "$@" && bare seq-b2 "$@"; }
 
+# agent TAG: bootproof's guest on a bare QEMU (no libvirt): A's kernel,
+# the root image as a snapshot, the command line of A's first boot record,
+# and the devices core/domxml.c gives the domain (virtio disk, net with no
+# peer, rng, virtio-serial with hvc0 and the agent's channel to a file,
+# ttyS0 to a file); fails unless the agent finished and it powered off.
+agent() {
+	ag_tag=$1
+	rm -f "$W/$ag_tag.console" "$W/$ag_tag.chan"
+	ag_rc=0
+	timeout 300 qemu-system-x86_64 -machine "$MACHINE" -bios "$QBOOT" -accel tcg \
+		-cpu max -m "$MEM" -smp "$CPUS" -nodefaults -display none -no-reboot \
+		-serial "file:$W/$ag_tag.console" \
+		-drive "file=$AGENT_IMG,if=virtio,format=raw,snapshot=on" \
+		-device virtio-net-pci -device virtio-rng-pci -device virtio-serial-pci \
+		-chardev null,id=hvc -device virtconsole,chardev=hvc \
+		-chardev "file,id=chan,path=$W/$ag_tag.chan" \
+		-device "virtserialport,chardev=chan,name=$AGENT_CHANNEL" \
+		-kernel "$BUILT" -append "$AGENT_CMDLINE" >"$W/$ag_tag.err" 2>&1 || ag_rc=$?
+	if [ $ag_rc -ne 0 ] || ! grep -q '# bootproof-agent: done' "$W/$ag_tag.console" ||
+		! grep -q 'reboot: Power down' "$W/$ag_tag.console"; then
+		echo "bench: bootproof's guest on bare QEMU exited $ag_rc; the end of its console and stderr:" >&2
+		tail -5 "$W/$ag_tag.console" "$W/$ag_tag.err" >&2
+		return 1
+	fi
+}
+agent_at_once() {
+	agent par-a1 &
+	pg_1=$!
+	agent par-a2 &
+	pg_2=$!
+	pg_r1=0 pg_r2=0
+	wait $pg_1 || pg_r1=$?
+	wait $pg_2 || pg_r2=$?
+	[ $pg_r1 -eq 0 ] && [ $pg_r2 -eq 0 ]
+}
+agent_in_a_row() { agent seq-a1 && agent seq-a2; }
+
 case_parallel() {
 	find_built || return 1
 	pl_ka=$(bp_kargs "$BUILT")
@@ -523,17 +566,34 @@ case_parallel() {
 	pl_ba="$BUILT $MACHINE -bios $QBOOT $(bare_args x86_64 "$(kconfig "$BUILT")" | sed 's/,format=raw/,format=raw,snapshot=on/')"
 	say "  C  two bare QEMUs at once (built's D: bootproof's machine and firmware), until both end"
 	say "  D  the same two bare QEMUs, one after the other"
-	say "     (C and D: what this host gives two guests at once, information)"
-	alternate parallel "$N" 1 "A B C D" "both_at_once $pl_ka --scenarios boot" \
+	say "  E  bootproof's guest without libvirt (its image, command line, devices, agent) on two bare QEMUs at once"
+	say "  F  the same two, one after the other"
+	say "     (C to F: what this host gives two guests at once, and bootproof's guest alone; information)"
+	# E and F: the command line of a real boot of A, the image it used.
+	bp_boot par-probe $pl_ka --scenarios boot || return 1
+	pl_rec=$(ls -t "$W"/runs/*/run.json | head -n 1)
+	AGENT_CMDLINE=$(sed -n 's/^ *"cmdline":"\(.*\)",$/\1/p' "$pl_rec" | head -n 1)
+	AGENT_IMG=$(sed -n 's/^ *"image":"\(.*\)",$/\1/p' "$pl_rec" | head -n 1)
+	AGENT_CHANNEL=$(sed -n 's/^#define BP_CHANNEL_NAME "\(.*\)".*/\1/p' "$top/scenarios/contract.h")
+	{ [ -n "$AGENT_CMDLINE" ] && [ -f "$AGENT_IMG" ] && [ -n "$AGENT_CHANNEL" ]; } || {
+		echo "bench: no command line, image or channel name for bootproof's guest on bare QEMU" >&2
+		return 1
+	}
+	say "     E, F: -append '$AGENT_CMDLINE', image $AGENT_IMG"
+	alternate parallel "$N" 1 "A B C D E F" "both_at_once $pl_ka --scenarios boot" \
 		"one_then_other $pl_ka --scenarios boot" \
 		"bare_at_once qemu-system-x86_64 $pl_ba" \
-		"bare_in_a_row qemu-system-x86_64 $pl_ba" || return 1
+		"bare_in_a_row qemu-system-x86_64 $pl_ba" \
+		agent_at_once agent_in_a_row || return 1
 	side "A two at once" "$W/parallel.A"
 	side "B two in a row" "$W/parallel.B"
 	side "C two bare QEMUs at once (information)" "$W/parallel.C"
 	side "D two bare QEMUs in a row (information)" "$W/parallel.D"
+	side "E bootproof's guest without libvirt, two at once (information)" "$W/parallel.E"
+	side "F the same, in a row (information)" "$W/parallel.F"
 	ratio "throughput B/A" "$W/parallel.B" "$W/parallel.A" ">= 1.70"
 	ratio "bare QEMU's throughput D/C (information)" "$W/parallel.D" "$W/parallel.C"
+	ratio "bootproof's guest without libvirt F/E (information)" "$W/parallel.F" "$W/parallel.E"
 }
 
 # fresh_cache I: $W/cache-I, a new cache for a first run: the real cache's
