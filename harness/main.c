@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* bootproof: verb dispatch (git.c style: a static table of verbs). */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* A write to a socket or pipe whose reader went away must be an
+	 * EPIPE we handle, never a silent death: libvirt's client writes its
+	 * next call on a connection libvirtd has closed (a restarted daemon,
+	 * or its keepalive after bootproof was stopped), and the run would
+	 * end without a word or a record.  Children get SIGPIPE back
+	 * (adapters/proc.c resets every signal before exec). */
+	signal(SIGPIPE, SIG_IGN);
 	log_setup();
 	if (argc < 2) {
 		usage(stderr);

@@ -8,7 +8,10 @@
 #    destroy any more, does not outlive bootproof (bootproof kills it), and
 #    the restarted libvirtd does not adopt it; console log and run.json
 #    kept;
-#  - stopped (SIGTERM) after KERNEL_BANNER: the same.
+#  - stopped (SIGTERM) after KERNEL_BANNER: the same;
+#  - bootproof itself stopped (SIGSTOP) while it starts the guest, past
+#    libvirtd's keepalive, then continued: INFRA, exit 3, its record
+#    written (not killed by SIGPIPE), the guest gone.
 # libvirt unreachable through a bogus socket is in boot-libvirt.sh.
 #
 # It stops the system's libvirtd: on a machine where other guests run
@@ -155,6 +158,46 @@ during() { # SIGNAL
 }
 during KILL
 during TERM
+
+# 4. bootproof itself stopped (SIGSTOP) while it starts the guest, longer
+# than libvirtd's keepalive (5 s x 5 by default): libvirtd drops the
+# connection.  Continued, bootproof's next libvirt call writes to the
+# closed socket: it must end with its record (an EPIPE it handles), not
+# die of SIGPIPE without a word or a record (exit 141), as it did before
+# main ignored SIGPIPE (every time the stop landed inside the guest's
+# start: 5 of 5 tries).  Where the stop lands is a race: the guest may
+# also have booted to its end meanwhile (its events were buffered:
+# BOOTED, exit 0), or been ended by libvirtd's AUTODESTROY (INFRA, exit 3,
+# the guest gone).
+answers_still || no "stopped bootproof: libvirtd does not stay up"
+idle || skip_host "other guests run on libvirtd; not stopping bootproof"
+rm -rf "$T/stopped"
+"$BP" boot --kernel "$K" --accel tcg --scenarios boot --results "$T/stopped" \
+	>"$T/out" 2>"$T/err" &
+bp=$!
+wait_for "$T/err" 'starting x86_64 guest|verdict' 60
+kill -STOP $bp
+name=$(guest_name "$T/err")
+sleep 40
+kill -CONT $bp
+wait_pid $bp 60 || { kill -INT $bp; no "stopped bootproof: it did not end"; }
+cat "$T/out"
+tail -n 3 "$T/err"
+d=$(run_dir "$T/out")
+case $rc in
+3)
+	grep -q '^verdict: INFRA' "$T/out" || no "stopped bootproof: $(head -n 1 "$T/out")"
+	if [ -n "$d" ]; then check_record "stopped bootproof" "$d"; else no "stopped bootproof: no run directory"; fi
+	;;
+0)
+	grep -q '^verdict: BOOTED' "$T/out" || no "stopped bootproof: exit 0 but $(head -n 1 "$T/out")"
+	json_ok "$d/run.json" && [ "$(jget "$d/run.json" '{complete}')" = true ] ||
+		no "stopped bootproof: exit 0 without a complete run.json"
+	;;
+*) no "stopped bootproof: exit $rc, want 3 or 0 (141: killed by SIGPIPE; no run directory: ${d:-none})" ;;
+esac
+[ -z "$name" ] || gone "$name" 30 || no "stopped bootproof: domain $name still there"
+ok "bootproof stopped past libvirtd's keepalive while starting its guest"
 
 virsh -c $URI list --all >/dev/null || no "libvirtd does not answer at the end"
 exit $fail
