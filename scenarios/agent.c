@@ -266,7 +266,7 @@ static void power_off(void)
 {
 	sync();
 	if (!path_exists("/sys/firmware/acpi")) {
-		out_note("no ACPI in this kernel: rebooting to end the guest");
+		out_note(BP_AGENT_REBOOT);
 		reboot(RB_AUTOBOOT);
 		out_note("reboot(RB_AUTOBOOT): %s; trying RB_POWER_OFF",
 			 errname(errno));

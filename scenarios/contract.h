@@ -90,6 +90,12 @@
 /* The note the agent prints last, before it powers off. */
 #define BP_AGENT_DONE "done"
 #define BP_AGENT_DONE_LINE BP_AGENT_NOTE BP_AGENT_DONE
+/* The note the agent prints after BP_AGENT_DONE when the kernel cannot
+ * power off (no ACPI) and it ends the guest by a reboot instead, which
+ * the host's domain turns into its end (on_reboot=destroy): the host
+ * then takes "reboot: Restarting system" for a clean end. */
+#define BP_AGENT_REBOOT "ending the guest by a reboot (no ACPI)"
+#define BP_AGENT_REBOOT_LINE BP_AGENT_NOTE BP_AGENT_REBOOT
 /*
  * What the agent found of the kernel's own debug checkers after the
  * scenarios (notes, after BP_AGENT_NOTE):

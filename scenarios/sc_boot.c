@@ -650,6 +650,10 @@ static enum check_result check_pvpanic(struct tctx *t)
 	const struct pvpanic_kind *k = pvpanic_find(dir, sizeof(dir));
 	double end;
 
+	if (!k && !path_exists("/sys/firmware/acpi"))
+		return skip(t, "no pvpanic device found: no PCI 1b36:0011, and "
+			       "this kernel has no ACPI (CONFIG_ACPI not set), "
+			       "through which an ISA pvpanic is found");
 	if (!k)
 		return skip(t, "no pvpanic device attached (neither PCI "
 			       "1b36:0011 nor ACPI QEMU0001)");

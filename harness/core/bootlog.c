@@ -14,6 +14,7 @@ struct bootlog {
 	struct bootlog_ops ops;
 	void *ud;
 	bool agent_done;
+	bool agent_reboots; /* BP_AGENT_REBOOT after BP_AGENT_DONE */
 	struct bootlog_debug debug;
 	struct bootlog_memory mem;
 };
@@ -103,6 +104,8 @@ static void on_line(const struct console_line *l, void *ud)
 		ktap_feed_line(b->ktap, l->text, l->len);
 		if (strstr(l->text, BP_AGENT_DONE_LINE))
 			b->agent_done = true;
+		else if (b->agent_done && strstr(l->text, BP_AGENT_REBOOT_LINE))
+			b->agent_reboots = true;
 		agent_debug_note(&b->debug, l->text);
 		agent_memory_note(&b->mem, l->text);
 	} else {
@@ -276,6 +279,7 @@ void bootlog_verdict_input(const struct bootlog *b,
 		.init_started = ms & MS_BIT(INIT_STARTED),
 		.powered_off = ms & (MS_BIT(POWER_OFF) | MS_BIT(HALT)),
 		.rebooted = ms & MS_BIT(REBOOT),
+		.agent_reboots = b->agent_reboots,
 		.last_milestone =
 			last ? console_milestone_name(last->milestone) : NULL,
 		.expect_agent = ctx->expect_agent,

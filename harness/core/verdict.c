@@ -156,8 +156,12 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 		     in->end_reason ? in->end_reason : "no reason given", last);
 		return;
 	}
-	/* It stopped by itself. */
-	if (!in->powered_off || (in->expect_agent && !in->agent_done) ||
+	/* It stopped by itself: by a power-off, or by the reboot the agent
+	 * announced after it finished (a kernel without ACPI). */
+	bool clean_end = in->powered_off ||
+			 (in->rebooted && in->agent_done && in->agent_reboots);
+
+	if (!clean_end || (in->expect_agent && !in->agent_done) ||
 	    !in->init_started) {
 		ret->verdict = VERDICT_CRASHED;
 		if (!in->any_output)
@@ -188,8 +192,9 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 		return;
 	}
 	ret->verdict = VERDICT_BOOTED;
-	SETR(ret, "init ran%s, clean power-off",
-	     in->expect_agent ? ", agent finished" : "");
+	SETR(ret, "init ran%s, clean %s",
+	     in->expect_agent ? ", agent finished" : "",
+	     in->powered_off ? "power-off" : "reboot (no ACPI)");
 }
 
 const char *const verdict_heavy_debug_options[] = {

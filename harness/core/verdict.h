@@ -63,6 +63,8 @@ struct verdict_input {
 	bool rebooted;			/* "reboot: Restarting system" */
 	const char *last_milestone;	/* name, NULL when none */
 	bool agent_done;		/* the agent's KTAP plan completed */
+	bool agent_reboots;		/* ... and it said it ends by a reboot
+					 * (no ACPI): "rebooted" is its end */
 	bool expect_agent;		/* an agent was told to run */
 	const struct verdict_problem *problems;
 	size_t n_problems;

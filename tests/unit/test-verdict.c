@@ -151,6 +151,40 @@ static void test_crashed(void **state)
 	assert_int_equal(v.verdict, VERDICT_CRASHED);
 	assert_non_null(strstr(v.reason, "before the agent finished"));
 
+	/* A kernel without ACPI: the agent finished, said it ends by a
+	 * reboot, and the kernel restarted: a clean end. */
+	in = clean;
+	in.powered_off = false;
+	in.rebooted = true;
+	in.agent_reboots = true;
+	in.last_milestone = "REBOOT";
+	verdict_decide(&in, &v);
+	assert_int_equal(v.verdict, VERDICT_BOOTED);
+	assert_string_equal(v.reason,
+			    "init ran, agent finished, clean reboot (no ACPI)");
+	/* The same reboot unannounced is a crash... */
+	in.agent_reboots = false;
+	verdict_decide(&in, &v);
+	assert_int_equal(v.verdict, VERDICT_CRASHED);
+	assert_non_null(strstr(v.reason, "rebooted before it finished"));
+	/* ...and so is an announced one before the agent's end. */
+	in.agent_reboots = true;
+	in.agent_done = false;
+	verdict_decide(&in, &v);
+	assert_int_equal(v.verdict, VERDICT_CRASHED);
+	/* A problem on the way out still counts. */
+	in = clean;
+	in.powered_off = false;
+	in.rebooted = true;
+	in.agent_reboots = true;
+	in.problems = &(struct verdict_problem){ .kind = "WARNING",
+						 .title = "WARNING in x" };
+	in.n_problems = 1;
+	verdict_decide(&in, &v);
+	assert_int_equal(v.verdict, VERDICT_PROBLEMS);
+	in = clean;
+	in.agent_done = false;
+
 	/* Without an agent a clean power-off is enough. */
 	in.expect_agent = false;
 	verdict_decide(&in, &v);
