@@ -4,22 +4,44 @@
 # Idempotent: installs only missing packages, starts libvirtd only when no
 # daemon answers, fetches only what the cache lacks.  Not as root it
 # changes nothing and lists what is missing.
-# Exit: 0 ready, 3 something is missing or could not be set up.
+# Usage: setup.sh [run|all] (default all; see PKGS_RUN).
+# Exit: 0 ready, 2 bad usage, 3 something is missing or could not be set up.
 set -u
 
-PKGS="
-build-essential pkg-config make gcc clang gcc-multilib
-libclang-rt-14-dev
-qemu-system-x86 qemu-utils qemu-user-static
+# What `bootproof run` needs (make demo): build bootproof and its guest
+# agent (gcc-multilib for i386), build kernels, boot them under libvirt,
+# build images with libguestfs (linux-image-amd64: its appliance kernel on
+# a host that has none in /boot), gdb for the kgdb scenario.
+PKGS_RUN="
+build-essential pkg-config make gcc gcc-multilib
+qemu-system-x86 qemu-utils
 libvirt-daemon-system libvirt-clients libvirt-dev
 libguestfs-tools libguestfs-dev
-libcmocka-dev libjson-c-dev libxml2-dev libarchive-dev libyaml-dev
+libjson-c-dev libxml2-dev libarchive-dev libyaml-dev
 linux-source-6.12 linux-image-amd64
-busybox-static gdb ccache distcc tini
+busybox-static gdb ccache tini
 bc bison flex libelf-dev libssl-dev cpio kmod xz-utils procps
-chromium libxml2-utils python3 python3-jsonschema python3-yaml time
+python3
+"
+# What only the tests, fuzzers, benchmarks and the LAVA and distcc
+# back-ends need (make check, make bench).
+PKGS_TEST="
+clang libclang-rt-14-dev qemu-user-static
+libcmocka-dev distcc time
+chromium libxml2-utils python3-jsonschema python3-yaml
 lava-dispatcher lava-common
 "
+# setup.sh run: only PKGS_RUN and the i386 busybox; setup.sh (all): both
+# lists and the i386 distro kernel the i386 tests boot.
+case "${1:-all}" in
+run) PKGS=$PKGS_RUN ;;
+all) PKGS="$PKGS_RUN $PKGS_TEST" ;;
+*)
+	echo "usage: setup.sh [run|all]" >&2
+	exit 2
+	;;
+esac
+profile=${1:-all}
 
 missing_pkgs() {
 	for p in $PKGS; do
@@ -68,7 +90,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	cache=${BOOTPROOF_CACHE:-/var/cache/bootproof}
 	bb_ok "$cache/i386-busybox" ||
 		echo "setup: not root; no i386 busybox at $cache/i386-busybox/bin/busybox (i386 images need it; run make setup as root)" >&2
-	kernel_ok "$cache/i386-kernel" ||
+	[ "$profile" = run ] || kernel_ok "$cache/i386-kernel" ||
 		echo "setup: not root; no i386 kernel unpacked in $cache/i386-kernel (tests/integration/agent-i386.sh needs it; run make setup as root)" >&2
 	[ $rc -eq 0 ] && echo "setup: everything present"
 	exit $rc
@@ -163,7 +185,7 @@ if ! bb_ok "$bb32"; then
 fi
 
 k32=$cache/i386-kernel
-if ! kernel_ok "$k32"; then
+if [ "$profile" = all ] && ! kernel_ok "$k32"; then
 	i386_arch
 	kpkg=$(i386_apt newest_kernel_pkg)
 	if [ -z "$kpkg" ]; then
