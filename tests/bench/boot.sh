@@ -18,7 +18,7 @@
 #                 -accel tcg, bootproof's -m and -smp, -nodefaults -display
 #                 none -no-reboot, serial to a file, -kernel K and a gzip
 #                 cpio (-initrd) whose static /init writes a line and
-#                 powers off, -append "console=ttyS0 rdinit=/init panic=-1".
+#                 resets (QEMU exits: -no-reboot), -append "console=ttyS0 rdinit=/init panic=-1".
 #                 A kernel without initramfs support (the demo kernel: no
 #                 BLK_DEV_INITRD) gets the same /init on a raw ext4 disk on
 #                 virtio-blk instead, root=/dev/vda init=/init.
@@ -32,7 +32,7 @@
 #              initramfs); a modular kernel's B, C and D get the disk too and
 #              an uncompressed initramfs whose /init loads the modules
 #              bootproof's initramfs loads for the root, in modprobe's
-#              order, then powers off ("booting that kernel with its
+#              order, then resets ("booting that kernel with its
 #              needed modules")
 #              target A/B <= 1.50
 #   i386       the same four on Debian's 686-pae kernel that make setup
@@ -267,7 +267,9 @@ int main(void)
 	static const char msg[] = "$MARK\\n";
 	write(1, msg, sizeof(msg) - 1);
 	sync();
-	reboot(RB_POWER_OFF);
+	/* a reset, which -no-reboot turns into QEMU's exit: a kernel
+	 * without ACPI (the demo's) cannot power off */
+	reboot(RB_AUTOBOOT);
 	return 1;
 }
 EOF
@@ -284,7 +286,7 @@ EOF
 # the bare side's initramfs with the modules bootproof's own initramfs
 # loads for the root (virtio_pci, virtio_blk, ext4 and crc32c, with what
 # they depend on, in modprobe's order) and a static /init that loads them
-# and powers off: $W/modinit-ARCH.cpio, uncompressed as bootproof's.
+# and resets (QEMU exits): $W/modinit-ARCH.cpio, uncompressed as bootproof's.
 # Fails (1) for a kernel without such modules.
 modinit() {
 	mo_rel=$(basename "$3" | sed -n 's/^vmlinuz-//p')
@@ -325,7 +327,9 @@ int main(void)
 	}
 	write(1, msg, sizeof(msg) - 1);
 	sync();
-	reboot(RB_POWER_OFF);
+	/* a reset, which -no-reboot turns into QEMU's exit: a kernel
+	 * without ACPI (the demo's) cannot power off */
+	reboot(RB_AUTOBOOT);
 	return 1;
 }
 EOF
