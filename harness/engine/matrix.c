@@ -1395,7 +1395,10 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 		plan_builds(&m, order);
 		save(&m);
 		for (size_t i = 0; i < m.n_own && !interrupted(&m); i++) {
-			note_eta(&m, order, i);
+			/* before each candidate that does work: one reused
+			 * whole (build and boots) changes nothing left */
+			if (m.cands[order[i]].keep < 3)
+				note_eta(&m, order, i);
 			run_build_boot(&m, &m.cands[order[i]]);
 		}
 		free(order);
