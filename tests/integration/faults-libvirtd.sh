@@ -111,6 +111,10 @@ during() { # SIGNAL
 		attempt=$((attempt + 1))
 		idle || skip_host "other guests run on libvirtd; not stopping it"
 		rm -rf "$T/during"
+		# Emptied here, not by the background job's redirection: that
+		# may come after wait_for has read the last round's lines.
+		: >"$T/out"
+		: >"$T/err"
 		"$BP" boot --kernel "$K" --accel tcg --scenarios boot --results "$T/during" \
 			>"$T/out" 2>"$T/err" &
 		bp=$!
@@ -172,6 +176,8 @@ during TERM
 answers_still || no "stopped bootproof: libvirtd does not stay up"
 idle || skip_host "other guests run on libvirtd; not stopping bootproof"
 rm -rf "$T/stopped"
+: >"$T/out"
+: >"$T/err"
 "$BP" boot --kernel "$K" --accel tcg --scenarios boot --results "$T/stopped" \
 	>"$T/out" 2>"$T/err" &
 bp=$!
