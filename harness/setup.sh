@@ -33,7 +33,8 @@ lava-dispatcher lava-common
 "
 # setup.sh run: only PKGS_RUN and the i386 busybox; setup.sh (all): both
 # lists and the i386 distro kernel the i386 tests boot.
-case "${1:-all}" in
+profile=${1:-all}
+case $profile in
 run) PKGS=$PKGS_RUN ;;
 all) PKGS="$PKGS_RUN $PKGS_TEST" ;;
 *)
@@ -41,7 +42,6 @@ all) PKGS="$PKGS_RUN $PKGS_TEST" ;;
 	exit 2
 	;;
 esac
-profile=${1:-all}
 
 missing_pkgs() {
 	for p in $PKGS; do

@@ -167,6 +167,12 @@ void verdict_decide(const struct verdict_input *in, struct verdict *ret)
 		if (!in->any_output)
 			SETR(ret, "the guest stopped without any console "
 				  "output");
+		else if (in->rebooted && in->agent_done && !in->powered_off)
+			SETR(ret, "the guest rebooted after the agent finished, "
+				  "which announced no reboot (no power-off); "
+				  "last milestone: %s%s%s",
+			     last, bad ? "; problem: " : "",
+			     bad && bad->title ? bad->title : "");
 		else if (in->rebooted || !in->powered_off)
 			SETR(ret, "the guest %s before it finished "
 				  "(no power-off); last milestone: %s%s%s",

@@ -166,12 +166,16 @@ static void test_crashed(void **state)
 	in.agent_reboots = false;
 	verdict_decide(&in, &v);
 	assert_int_equal(v.verdict, VERDICT_CRASHED);
-	assert_non_null(strstr(v.reason, "rebooted before it finished"));
+	assert_string_equal(v.reason,
+			    "the guest rebooted after the agent finished, "
+			    "which announced no reboot (no power-off); "
+			    "last milestone: REBOOT");
 	/* ...and so is an announced one before the agent's end. */
 	in.agent_reboots = true;
 	in.agent_done = false;
 	verdict_decide(&in, &v);
 	assert_int_equal(v.verdict, VERDICT_CRASHED);
+	assert_non_null(strstr(v.reason, "rebooted before it finished"));
 	/* A problem on the way out still counts. */
 	in = clean;
 	in.powered_off = false;
