@@ -2,15 +2,18 @@
 #include "engine/matrix.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "adapters/image_guestfs.h"
 #include "core/arch.h"
+#include "core/archjobs.h"
 #include "core/buildorder.h"
 #include "core/eta.h"
 #include "core/groups.h"
@@ -86,6 +89,12 @@ struct matrix {
 	size_t n_boot_s;
 	json_object *shard_rec;	/* run.json's "shard", or NULL */
 	size_t n_own;		/* candidates this run runs */
+	/* In a worker (run_workers): where save() writes its candidates'
+	 * records instead of run.json, and which they are. */
+	char *worker_file;
+	const size_t *worker_list;
+	size_t n_worker_list;
+	bool worker_cut;	/* a worker was interrupted: so is the run */
 };
 
 static void matrix_done(struct matrix *m)
@@ -114,7 +123,7 @@ static void matrix_done(struct matrix *m)
 
 static bool interrupted(const struct matrix *m)
 {
-	return m->o->interrupted && *m->o->interrupted;
+	return m->worker_cut || (m->o->interrupted && *m->o->interrupted);
 }
 
 /* ------------------------------------------------------------ candidates */
@@ -352,10 +361,16 @@ static void update_groups(struct matrix *m)
 						m->pg.n_names, m->o->plan));
 }
 
+static void worker_save(struct matrix *m);
+
 static void save(struct matrix *m)
 {
 	int r;
 
+	if (m->worker_file) {
+		worker_save(m);
+		return;
+	}
 	update_groups(m);
 	r = run_save(m->run);
 	if (r < 0) {
@@ -1121,24 +1136,29 @@ static unsigned options_on(const char *config)
 	return n;
 }
 
-/* The rest of the run, order[from..n_own), as an ETA note (core/eta):
- * builds the cache holds cost nothing, the others what the cache
- * measured. */
-static void note_eta(struct matrix *m, const size_t *order, size_t from)
+/* The rest of the run, the candidates list[0..n), as an ETA note
+ * (core/eta): builds the cache holds cost nothing, the others what the
+ * cache measured.  worker[i] is the worker that runs list[i] (NULL: one,
+ * this process): the workers run at once, so the ETA is the longest
+ * worker's sum. */
+static void note_eta(struct matrix *m, const size_t *list, size_t n_list,
+		     const unsigned *worker)
 {
 	const struct matrix_opts *o = m->o;
 	struct eta_step *steps;
 	_cleanup_strbuf_ struct strbuf how = STRBUF_INIT, msg = STRBUF_INIT;
-	double *builds = NULL, t = 0;
+	double *builds = NULL, per[ARCHJOBS_MAX] = { 0 }, t = 0;
 	size_t n_builds = 0, n = 0;
 	const char *arch = NULL;
+	unsigned w = 0, n_workers = 1;
+	bool unknown = false;
 
-	if (from >= m->n_own || !o->cache || !o->ksrc || !o->release)
+	if (!n_list || !o->cache || !o->ksrc || !o->release)
 		return;
-	steps = xrealloc(NULL, (m->n_own - from) * sizeof(*steps));
+	steps = xrealloc(NULL, n_list * sizeof(*steps));
 	/* one arch at a time: each has its own tree and measured times */
-	for (size_t i = from; i <= m->n_own; i++) {
-		const struct cand *c = i < m->n_own ? &m->cands[order[i]] : NULL;
+	for (size_t i = 0; i <= n_list; i++) {
+		const struct cand *c = i < n_list ? &m->cands[list[i]] : NULL;
 		double part;
 
 		if (arch && (!c || strcmp(c->rc.as->arch, arch))) {
@@ -1157,15 +1177,18 @@ static void note_eta(struct matrix *m, const size_t *order, size_t from)
 					  ETA_DEFAULT_BOOT_S, &how);
 			strbuf_addf(&how, " [%s]; ", arch);
 			free(builds);
-			if (part < 0 || t < 0)
-				t = -1;
+			if (part < 0)
+				unknown = true;
 			else
-				t += part;
+				per[w] += part;
 			n = 0;
 		}
 		if (!c)
 			break;
 		arch = c->rc.as->arch;
+		w = worker && worker[i] < ARCHJOBS_MAX ? worker[i] : 0;
+		if (w + 1 > n_workers)
+			n_workers = w + 1;
 		if (strcmp(member_result(m, c, "config") ?: "fail", "fail")) {
 			_cleanup_free_ char *conf = path_join(c->dir, "config");
 
@@ -1180,16 +1203,249 @@ static void note_eta(struct matrix *m, const size_t *order, size_t from)
 		}
 	}
 	free(steps);
+	for (unsigned k = 0; k < n_workers; k++)
+		if (per[k] > t)
+			t = per[k];
 	if (how.len >= 2)
 		strbuf_setlen(&how, how.len - 2);
-	if (t >= 0) {
+	if (!unknown) {
 		strbuf_addstr(&msg, "about ");
 		eta_format(t, &msg);
-		strbuf_addf(&msg, " left: %s", how.buf);
+		strbuf_addf(&msg, " left%s: %s",
+			    n_workers > 1 ? " (the arches at once)" : "",
+			    how.buf);
 	} else {
 		strbuf_addf(&msg, "%s", how.buf);
 	}
 	progress_note(&m->prog, "ETA", msg.buf);
+}
+
+/* ------------------------------------------------------------ workers */
+
+/* A worker's record of its candidates, <run>/.worker-<k>.json:
+ * {"boots": {"<index in run.json's boots>": record}, "bad_input": b,
+ *  "infra": b, "interrupted": b}, rewritten atomically whenever the worker saves. */
+static void worker_save(struct matrix *m)
+{
+	json_object *j = json_object_new_object(), *b = json_object_new_object();
+	const char *text;
+	int r;
+
+	for (size_t i = 0; i < m->n_worker_list; i++) {
+		const struct cand *c = &m->cands[m->worker_list[i]];
+		char key[24];
+
+		snprintf(key, sizeof(key), "%zu", c->index);
+		json_object_object_add(b, key, json_object_get(rec_of(m, c)));
+	}
+	json_object_object_add(j, "boots", b);
+	json_object_object_add(j, "bad_input",
+			       json_object_new_boolean(m->bad_input));
+	json_object_object_add(j, "infra", json_object_new_boolean(m->infra));
+	json_object_object_add(j, "interrupted",
+			       json_object_new_boolean(interrupted(m)));
+	text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	r = write_file_atomic(m->worker_file, text, strlen(text), 0644);
+	if (r < 0)
+		log_warn_errno(r, "could not save %s", m->worker_file);
+	json_object_put(j);
+}
+
+/* What a worker saved, into the run's records (nothing when it saved
+ * nothing yet). */
+static void worker_collect(struct matrix *m, const char *file)
+{
+	json_object *j = json_object_from_file(file);
+
+	if (!j)
+		return;
+	json_object_object_foreach(jsonx_get(j, "boots"), key, rec)
+	{
+		char *end;
+		unsigned long i = strtoul(key, &end, 10);
+
+		if (!*end && i < m->n_cands && json_object_is_type(rec, json_type_object))
+			run_set_boot(m->run, i, json_object_get(rec));
+	}
+	if (json_object_get_boolean(jsonx_get(j, "bad_input")))
+		m->bad_input = true;
+	if (json_object_get_boolean(jsonx_get(j, "infra")))
+		m->infra = true;
+	if (json_object_get_boolean(jsonx_get(j, "interrupted")))
+		m->worker_cut = true;
+	json_object_put(j);
+}
+
+/* A worker: the candidates list[0..n) (in build order), then exit. */
+static _noreturn_ void worker_main(struct matrix *m, const size_t *list,
+				   size_t n, char *file)
+{
+	m->worker_file = file;
+	m->worker_list = list;
+	m->n_worker_list = n;
+	/* lines, not a redrawn one: another worker shares the terminal */
+	progress_init_lines(&m->prog, m->o->quiet);
+	save(m);
+	for (size_t i = 0; i < n && !interrupted(m); i++) {
+		if (m->cands[list[i]].keep < 3)
+			note_eta(m, list + i, n - i, NULL);
+		run_build_boot(m, &m->cands[list[i]]);
+	}
+	save(m);
+	progress_done(&m->prog);
+	fflush(NULL);
+	_exit(0);
+}
+
+/* The builds and boots of order[0..n_own) by workers (core/archjobs),
+ * one process per group of arches; false when one process does them
+ * (one worker: the caller runs them). */
+static bool run_workers(struct matrix *m, const size_t *order)
+{
+	const char *arches[BP_ARCH_COUNT + 1];
+	unsigned arch_worker[BP_ARCH_COUNT + 1], workers;
+	struct archjobs_host h = {
+		.cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN),
+		.mem_mb = (unsigned long)((double)sysconf(_SC_PHYS_PAGES) *
+					  (double)sysconf(_SC_PAGESIZE) /
+					  (1024.0 * 1024.0)),
+		.distcc_slots = m->o->distcc_slots,
+	};
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT, note = STRBUF_INIT;
+	size_t *lists, n_list[ARCHJOBS_MAX] = { 0 }, *eta_list;
+	unsigned *eta_worker;
+	pid_t pid[ARCHJOBS_MAX];
+	char *file[ARCHJOBS_MAX];
+	unsigned running = 0;
+	bool forwarded = false;
+
+	if (!m->o->parallel && !m->o->parallel_auto)
+		return false;
+	for (size_t i = 0; i < m->n_own; i++) {
+		const char *a = m->cands[order[i]].rc.as->arch;
+		size_t k = 0;
+
+		while (k < h.n_arches && strcmp(arches[k], a))
+			k++;
+		if (k == h.n_arches && k < BP_ARCH_COUNT)
+			arches[h.n_arches++] = a;
+	}
+	workers = archjobs_decide(m->o->parallel_auto ? 0 : m->o->parallel, &h,
+				  &why);
+	json_object_object_add(m->run->doc, "parallel",
+			       archjobs_record(m->o->parallel_auto ? 0
+								   : m->o->parallel,
+					       workers, &h, why.buf));
+	if (workers < 2)
+		return false;
+	archjobs_assign(h.n_arches, workers, arch_worker);
+	/* each worker's candidates, in the build order */
+	lists = xrealloc(NULL, (m->n_own + 1) * ARCHJOBS_MAX * sizeof(*lists));
+	eta_list = xrealloc(NULL, (m->n_own + 1) * sizeof(*eta_list));
+	eta_worker = xrealloc(NULL, (m->n_own + 1) * sizeof(*eta_worker));
+	for (unsigned w = 0; w < workers; w++) {
+		for (size_t i = 0; i < m->n_own; i++) {
+			const char *a = m->cands[order[i]].rc.as->arch;
+			size_t k = 0;
+
+			while (k < h.n_arches && strcmp(arches[k], a))
+				k++;
+			if (k < h.n_arches && arch_worker[k] == w)
+				lists[w * (m->n_own + 1) + n_list[w]++] = order[i];
+		}
+	}
+	{
+		size_t e = 0;
+
+		for (unsigned w = 0; w < workers; w++)
+			for (size_t i = 0; i < n_list[w]; i++) {
+				eta_worker[e] = w;
+				eta_list[e++] = lists[w * (m->n_own + 1) + i];
+			}
+		/* "x86_64 | i386 at once (...)": a '|' between workers */
+		for (unsigned w = 0; w < workers; w++) {
+			bool first = true;
+
+			for (size_t k = 0; k < h.n_arches; k++)
+				if (arch_worker[k] == w) {
+					strbuf_addf(&note, "%s%s",
+						    first ? (w ? " | " : "") : " + ",
+						    arches[k]);
+					first = false;
+				}
+		}
+		strbuf_addf(&note, " at once (%s)", why.buf);
+		progress_note(&m->prog, "parallel", note.buf);
+		note_eta(m, eta_list, e, eta_worker);
+	}
+	save(m);
+	progress_done(&m->prog);
+	fflush(NULL);
+	for (unsigned w = 0; w < workers; w++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), ".worker-%u.json", w + 1);
+		file[w] = path_join(m->run->dir, name);
+		(void)unlink(file[w]);
+		pid[w] = fork();
+		if (pid[w] == 0)
+			worker_main(m, lists + w * (m->n_own + 1), n_list[w],
+				    file[w]);
+		if (pid[w] < 0) {
+			log_error_errno(-errno, "cannot start worker %u of %u",
+					w + 1, workers);
+			m->infra = true;
+		} else {
+			running++;
+		}
+	}
+	/* the parent keeps run.json up to date with what the workers saved */
+	while (running) {
+		struct timespec ts = { 1, 0 };
+		int st;
+		pid_t p = waitpid(-1, &st, WNOHANG);
+
+		if (p > 0) {
+			for (unsigned w = 0; w < workers; w++)
+				if (pid[w] == p) {
+					pid[w] = -1;
+					running--;
+					if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+						log_error("worker %u of %u %s %d",
+							  w + 1, workers,
+							  WIFEXITED(st) ? "exited with"
+								       : "was killed by signal",
+							  WIFEXITED(st) ? WEXITSTATUS(st)
+								       : WTERMSIG(st));
+						m->infra = true;
+					}
+				}
+			continue;
+		}
+		if (interrupted(m) && !forwarded) {
+			/* a terminal's ^C reached them already; a signal to
+			 * this process alone, or one worker's, did not: the
+			 * whole run stops, to be resumed */
+			for (unsigned w = 0; w < workers; w++)
+				if (pid[w] > 0)
+					kill(pid[w], SIGTERM);
+			forwarded = true;
+		}
+		nanosleep(&ts, NULL);
+		for (unsigned w = 0; w < workers; w++)
+			worker_collect(m, file[w]);
+		save(m);
+	}
+	for (unsigned w = 0; w < workers; w++) {
+		worker_collect(m, file[w]);
+		(void)unlink(file[w]);
+		free(file[w]);
+	}
+	free(lists);
+	free(eta_list);
+	free(eta_worker);
+	progress_init(&m->prog, m->o->quiet);
+	return true;
 }
 
 /* The candidate's final .config, parsed; NULL when its config stage did
@@ -1391,14 +1647,17 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 			run_config(&m, &m.cands[i]);
 	if (!interrupted(&m)) {
 		size_t *order = xrealloc(NULL, (m.n_own + 1) * sizeof(*order));
+		bool workers;
 
 		plan_builds(&m, order);
 		save(&m);
-		for (size_t i = 0; i < m.n_own && !interrupted(&m); i++) {
+		workers = run_workers(&m, order);
+		for (size_t i = 0; !workers && i < m.n_own && !interrupted(&m);
+		     i++) {
 			/* before each candidate that does work: one reused
 			 * whole (build and boots) changes nothing left */
 			if (m.cands[order[i]].keep < 3)
-				note_eta(&m, order, i);
+				note_eta(&m, order + i, m.n_own - i, NULL);
 			run_build_boot(&m, &m.cands[order[i]]);
 		}
 		free(order);

@@ -120,6 +120,13 @@ struct matrix_opts {
 	 * member.  A resumed shard keeps the split its run.json recorded. */
 	const struct shard_spec *shard;
 	enum shard_by shard_by;
+	/* The arches built and booted at once (core/archjobs), each worker
+	 * a process of its own that writes <run>/.worker-<k>.json, folded
+	 * into run.json every second: parallel_auto decides from the host,
+	 * else parallel is the number asked for; neither (0): this process
+	 * runs every candidate. */
+	unsigned parallel;
+	bool parallel_auto;
 	volatile sig_atomic_t *interrupted;
 	const struct domain_ops *ops;	/* NULL: libvirt */
 	/* Not NULL: no boot here; each candidate that built gets a LAVA

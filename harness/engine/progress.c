@@ -77,6 +77,13 @@ void progress_init(struct progress *p, bool quiet)
 	}
 }
 
+void progress_init_lines(struct progress *p, bool quiet)
+{
+	memset(p, 0, sizeof(*p));
+	pthread_mutex_init(&p->mu, NULL);
+	p->quiet = quiet;
+}
+
 void progress_done(struct progress *p)
 {
 	p->stop = true;

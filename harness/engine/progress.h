@@ -32,6 +32,9 @@ struct progress {
 /* Start (the redraw thread only on a terminal, with every signal blocked:
  * signals stay for the caller's thread). */
 void progress_init(struct progress *p, bool quiet);
+/* The same, but plain lines even on a terminal (a process that shares
+ * the terminal with another one drawing). */
+void progress_init_lines(struct progress *p, bool quiet);
 /* Stop the thread; p can be initialised again. */
 void progress_done(struct progress *p);
 

@@ -41,6 +41,7 @@ struct runprep_args {
 	unsigned jobs;		/* make -j; 0: the CPU count */
 	unsigned retries;	/* engine/boot.h: boot_request.retries */
 	unsigned boots;		/* boots per candidate; 0: the plan's */
+	unsigned parallel;	/* arches at once (core/archjobs); 0: auto */
 	bool rebuild;		/* build even what the cache has */
 	/* Not NULL: LAVA jobs instead of boots (matrix.h: matrix_opts.lava) */
 	const struct lavaemit_opts *lava;

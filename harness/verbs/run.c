@@ -3,7 +3,7 @@
  * bootproof run [PLAN] [--arch A]... [--group G]... [--base BASE]
  *     [--base-group G]... [--candidates K]... [--ksrc DIR]
  *     [--results DIR] [--resume RUN_DIR] [--accel MODE] [--connect URI]
- *     [--jobs N] [--retries N] [--distcc HOST]...
+ *     [--jobs N] [--parallel auto|N] [--retries N] [--distcc HOST]...
  *     [--shard K/N [--shard-by cost|order]]
  *     [--json]
  *
@@ -18,6 +18,7 @@
 
 #include "bootproof.h"
 #include "engine/ksrc.h"
+#include "core/archjobs.h"
 #include "core/plan.h"
 #include "engine/lavaemit.h"
 #include "engine/runprep.h"
@@ -63,8 +64,9 @@ static const char *absolute(struct strv *owned, const char *w)
 /* What the command line said. */
 struct run_cli {
 	const char *results, *resume, *accel, *uri, *ksrc, *base;
-	const char *lava_out, *lava_url, *shard, *shard_by;
+	const char *lava_out, *lava_url, *shard, *shard_by, *parallel;
 	unsigned jobs, retries, boots;
+	unsigned workers;	/* --parallel: 0 auto */
 	bool json, rebuild;
 	struct opt_list arch, group, bgroup, cand, distcc;
 };
@@ -118,6 +120,10 @@ static int run_parse(struct run_cli *r, int argc, char **argv, int *ret_code)
 			   "qemu:///system)"),
 		OPT_UINT(0, "jobs", &r->jobs, "N", "jobs", 1, 1024,
 			 "make -jN (default: the CPU count)"),
+		OPT_STRING(0, "parallel", &r->parallel, "auto|N",
+			   "build and boot up to N arches at once, a process "
+			   "each (default auto: every arch when the host has "
+			   "the CPUs and memory; docs/run.md)"),
 		OPT_UINT(0, "retries", &r->retries, "N", "retries", 0, 10,
 			 "boot a candidate again, up to N times, when QEMU\n"
 			 "dies by itself (default 1; earlier attempts kept)"),
@@ -165,6 +171,11 @@ static int run_parse(struct run_cli *r, int argc, char **argv, int *ret_code)
 		*ret_code = opts_exit_code(c);
 		return -1;
 	}
+	if (archjobs_parse(r->parallel, &r->workers) < 0) {
+		log_error("--parallel %s: not auto or a number from 1 to %u",
+			  r->parallel, ARCHJOBS_MAX);
+		return -1;
+	}
 	if (!r->lava_out != !r->lava_url) {
 		log_error("--lava-out and --lava-url go together");
 		return -1;
@@ -206,6 +217,7 @@ static int run_go(const struct run_cli *r, const char *plan, int argc,
 			.ksrc = ksrc, .results = r->results,
 			.resume = r->resume, .accel = r->accel, .uri = r->uri,
 			.jobs = r->jobs, .retries = r->retries, .boots = r->boots,
+			.parallel = r->workers,
 			.rebuild = r->rebuild, .quiet = r->json,
 			.lava = r->lava_out ? &lava : NULL,
 			.shard = r->shard, .shard_by = r->shard_by,
@@ -239,6 +251,7 @@ int verb_run(int argc, char **argv)
 {
 	struct run_cli r = {
 		.results = "results", .accel = "auto", .retries = 1,
+		.parallel = "auto",
 	};
 	int code;
 	int c = run_parse(&r, argc, argv, &code);

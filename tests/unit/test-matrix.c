@@ -54,17 +54,23 @@ static void put(const char *path, const char *text)
 	assert_int_equal(write_file_atomic(path, text, strlen(text), 0644), 0);
 }
 
-static void put_group(const char *name, const char *scenario)
+static void put_group_of(const char *arch, const char *name,
+			 const char *scenario)
 {
 	_cleanup_free_ char *p = NULL, *text = NULL;
 
-	assert_true(asprintf(&p, "%s/scenarios/groups/x86_64/%s.config",
-			     datadir, name) > 0);
-	assert_true(asprintf(&text, "# group: %s\n# arch: x86_64\n"
+	assert_true(asprintf(&p, "%s/scenarios/groups/%s/%s.config",
+			     datadir, arch, name) > 0);
+	assert_true(asprintf(&text, "# group: %s\n# arch: %s\n"
 			     "# scenarios: %s\n# from: test\n"
-			     "CONFIG_%s=y\n", name, scenario,
+			     "CONFIG_%s=y\n", name, arch, scenario,
 			     !strcmp(name, "alpha") ? "ALPHA" : "BETA") > 0);
 	put(p, text);
+}
+
+static void put_group(const char *name, const char *scenario)
+{
+	put_group_of("x86_64", name, scenario);
 }
 
 static void called(struct fake *f, const struct matrix_stage *st,
@@ -208,6 +214,8 @@ static int setup(void **state)
 	results = path_join(tmp, "results");
 	put_group("alpha", "bpf");
 	put_group("beta", "cgroups");
+	put_group_of("i386", "alpha", "bpf");
+	put_group_of("i386", "beta", "cgroups");
 	return 0;
 }
 
@@ -229,8 +237,9 @@ static struct plan *plan_of(const char *text)
 
 /* Run shard (NULL: all) of the plan with the fakes; resume: a run
  * directory or NULL. */
-static void run_shard(struct plan *p, struct fake *f, const char *resume,
-		      const struct shard_spec *shard, struct matrix_outcome *out)
+static void run_with(struct plan *p, struct fake *f, const char *resume,
+		     const struct shard_spec *shard, unsigned parallel,
+		     struct matrix_outcome *out)
 {
 	static volatile sig_atomic_t intr;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
@@ -250,6 +259,7 @@ static void run_shard(struct plan *p, struct fake *f, const char *resume,
 		.stages_ud = f,
 		.shard = shard,
 		.shard_by = SHARD_BY_COST,
+		.parallel = parallel,
 	};
 
 	intr = 0;
@@ -259,6 +269,12 @@ static void run_shard(struct plan *p, struct fake *f, const char *resume,
 	if (matrix_run(&o, out, &err) < 0)
 		fail_msg("matrix_run: %s", err.buf);
 	assert_non_null(out->run);
+}
+
+static void run_shard(struct plan *p, struct fake *f, const char *resume,
+		      const struct shard_spec *shard, struct matrix_outcome *out)
+{
+	run_with(p, f, resume, shard, 0, out);
 }
 
 static void run(struct plan *p, struct fake *f, const char *resume,
@@ -658,6 +674,100 @@ static void test_shard_resume(void **state)
 	fake_done(&g);
 }
 
+static const char *const plan2_text =
+	"name t\narch x86_64 i386\nbase tinyconfig\ngroup alpha beta\n"
+	"candidates base each\n";
+
+/* No .worker-*.json left in the run directory. */
+static void expect_no_worker_files(const struct run *r)
+{
+	for (unsigned w = 1; w <= 4; w++) {
+		char name[32];
+		_cleanup_free_ char *fp = NULL;
+
+		snprintf(name, sizeof(name), ".worker-%u.json", w);
+		fp = path_join(r->dir, name);
+		if (access(fp, F_OK) == 0)
+			fail_msg("%s left behind", name);
+	}
+}
+
+/* Two arches at once, a worker process each: the same records and group
+ * verdicts as one process, the configs here and the builds and boots in
+ * the workers (the parent's fakes saw none of them). */
+static void test_parallel(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan2_text);
+	struct fake f = { .calls = STRBUF_INIT, .fail_scenario = "cgroups" };
+	struct fake fp = { .calls = STRBUF_INIT, .fail_scenario = "cgroups" };
+	struct matrix_outcome one, two;
+	json_object *par;
+
+	run(p, &f, NULL, &one);
+	assert_int_equal(one.exit_code, 1);	/* beta's cgroups fails */
+	assert_null(jsonx_get(one.run->doc, "parallel"));
+	run_with(p, &fp, NULL, NULL, 2, &two);
+	assert_int_equal(two.exit_code, 1);
+	assert_string_equal(fp.calls.buf,
+			    "x86_64-base:config x86_64-alpha:config "
+			    "x86_64-beta:config i386-base:config "
+			    "i386-alpha:config i386-beta:config ");
+	expect_same_run(two.run, one.run);
+	assert_true(json_object_get_boolean(jsonx_get(two.run->doc, "complete")));
+	par = jsonx_get(two.run->doc, "parallel");
+	assert_int_equal(json_object_get_int(jsonx_get(par, "workers")), 2);
+	assert_int_equal(json_object_get_int(jsonx_get(par, "asked")), 2);
+	assert_string_equal(jsonx_str(par, "reason"), "asked for (--parallel 2)");
+	expect_group(two.run, "alpha", "PASS", NULL);
+	expect_group(two.run, "beta", "FAIL", "scenario");
+	expect_no_worker_files(two.run);
+	/* the saved run.json is what the run holds */
+	{
+		_cleanup_free_ char *jp = path_join(two.run->dir, "run.json");
+		json_object *doc = json_object_from_file(jp);
+
+		assert_non_null(doc);
+		assert_true(json_object_equal(jsonx_get(doc, "boots"),
+					      two.run->boots));
+		json_object_put(doc);
+	}
+	run_free(one.run);
+	run_free(two.run);
+	fake_done(&f);
+	fake_done(&fp);
+}
+
+/* A worker interrupted (here: its build cut short) makes the whole run
+ * interrupted, exit 130, incomplete; the other arch's worker is stopped
+ * too; a resume in one process finishes what is left and reuses the
+ * rest. */
+static void test_parallel_interrupted(void **state)
+{
+	_cleanup_plan_ struct plan *p = plan_of(plan2_text);
+	struct fake f = { .calls = STRBUF_INIT, .interrupt_in = "i386-base" };
+	struct fake f2 = { .calls = STRBUF_INIT };
+	struct matrix_outcome cut, resumed;
+
+	run_with(p, &f, NULL, NULL, 2, &cut);
+	assert_int_equal(cut.exit_code, 130);
+	assert_false(json_object_get_boolean(jsonx_get(cut.run->doc, "complete")));
+	assert_string_equal(jsonx_str(jsonx_get(boot_of(cut.run, "i386-base"),
+						"build"), "result"), "skip");
+	expect_no_worker_files(cut.run);
+	run(p, &f2, cut.run->dir, &resumed);
+	assert_int_equal(resumed.exit_code, 0);
+	assert_true(json_object_get_boolean(jsonx_get(resumed.run->doc, "complete")));
+	/* i386-base was cut in its build: built and booted now */
+	assert_non_null(strstr(f2.calls.buf, "i386-base:build i386-base:boot"));
+	assert_null(strstr(f2.calls.buf, ":config"));
+	expect_group(resumed.run, "alpha", "PASS", NULL);
+	expect_group(resumed.run, "beta", "PASS", NULL);
+	run_free(cut.run);
+	run_free(resumed.run);
+	fake_done(&f);
+	fake_done(&f2);
+}
+
 /* A group the plan names that no arch has is bad input before any run. */
 static void test_unknown_group(void **state)
 {
@@ -692,6 +802,8 @@ int main(void)
 		cmocka_unit_test(test_shards_merged),
 		cmocka_unit_test(test_resume_samples),
 		cmocka_unit_test(test_shard_resume),
+		cmocka_unit_test(test_parallel),
+		cmocka_unit_test(test_parallel_interrupted),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
