@@ -8,6 +8,7 @@
 #include "core/domxml.h"
 #include "core/eta.h"
 #include "core/recjson.h"
+#include "util/jsonx.h"
 #include "util/cleanup.h"
 
 static const char *const mode_names[] = {
@@ -102,4 +103,58 @@ void overlap_times_format(double wall_s, double stages_s, struct strbuf *sb)
 	strbuf_addstr(sb, " of wall time for ");
 	eta_format(stages_s, sb);
 	strbuf_addf(sb, " of stages (%.2fx)", stages_s / wall_s);
+}
+
+json_object *overlap_times_record(json_object *boots, double wall_s)
+{
+	json_object *j = json_object_new_object();
+	double stages = 0, clean = 0, v;
+	int n_clean = 0;
+
+	for (size_t i = 0; boots && i < json_object_array_length(boots); i++) {
+		json_object *b = json_object_array_get_idx(boots, i);
+		json_object *build = json_object_object_get(b, "build");
+		const char *res = jsonx_str(build, "result");
+
+		if (jsonx_num(json_object_object_get(b, "config"), "seconds", &v))
+			stages += v;
+		if (res && (!strcmp(res, "pass") || !strcmp(res, "fail")) &&
+		    !jsonx_bool(build, "reused", false) &&
+		    jsonx_num(build, "seconds", &v)) {
+			stages += v;
+			if (jsonx_bool(json_object_object_get(build, "measure"),
+				       "from_clean", false)) {
+				clean += v;
+				n_clean++;
+			}
+		}
+		if (jsonx_num(b, "elapsed_s", &v))
+			stages += v;
+	}
+	json_object_object_add(j, "wall_s", json_object_new_double(wall_s));
+	json_object_object_add(j, "stages_s", json_object_new_double(stages));
+	json_object_object_add(j, "from_clean_builds",
+			       json_object_new_int(n_clean));
+	json_object_object_add(j, "from_clean_builds_s",
+			       json_object_new_double(clean));
+	return j;
+}
+
+void overlap_times_line(json_object *times, struct strbuf *sb)
+{
+	double wall, stages, clean;
+	int n = 0;
+
+	if (!jsonx_num(times, "wall_s", &wall) ||
+	    !jsonx_num(times, "stages_s", &stages) || stages <= 0)
+		return;
+	strbuf_addstr(sb, "the run: ");
+	overlap_times_format(wall, stages, sb);
+	if (jsonx_num(times, "from_clean_builds_s", &clean) && clean > 0) {
+		n = json_object_get_int(json_object_object_get(times,
+							       "from_clean_builds"));
+		strbuf_addf(sb, "; the %d build%s from clean alone took ", n,
+			    n == 1 ? "" : "s");
+		eta_format(clean, sb);
+	}
 }

@@ -63,4 +63,17 @@ json_object *overlap_record(enum overlap_mode mode,
  * no stage ran. */
 void overlap_times_format(double wall_s, double stages_s, struct strbuf *sb);
 
+/* run.json's "times" of a run that took wall_s from its start to its end
+ * (one invocation, not resumed) with the records boots:
+ *   {"wall_s", "stages_s": the configs', builds' (not reused) and first
+ *    boots' seconds summed, "from_clean_builds": how many builds compiled
+ *    every object, "from_clean_builds_s": their seconds summed}.
+ * A new object. */
+json_object *overlap_times_record(json_object *boots, double wall_s);
+
+/* The summary's line of a "times" record: "the run: 11 min of wall time
+ * for 14 min of stages (1.27x); the 2 builds from clean alone took
+ * 13 min"; "" for NULL or a record without stages. */
+void overlap_times_line(json_object *times, struct strbuf *sb);
+
 #endif

@@ -20,6 +20,7 @@
 #include "core/groupverdict.h"
 #include "core/kconfig.h"
 #include "core/matrixrec.h"
+#include "core/overlap.h"
 #include "core/recjson.h"
 #include "core/repro.h"
 #include "engine/boot.h"
@@ -1080,6 +1081,9 @@ static void run_config(struct matrix *m, struct cand *c)
 			      c->keep == 3 ? "reused from the interrupted run"
 					   : "config reused from the interrupted run");
 	} else {
+		if (c->old)	/* nothing of it stays */
+			run_set_boot(m->run, c->index,
+				     matrixrec_stub(&c->rc, NULL, NULL, NULL));
 		run_stage(m, c, "config", m->stages->config);
 	}
 	save(m);
@@ -1286,11 +1290,9 @@ static _noreturn_ void worker_main(struct matrix *m, const size_t *list,
 	/* lines, not a redrawn one: another worker shares the terminal */
 	progress_init_lines(&m->prog, m->o->quiet);
 	save(m);
-	for (size_t i = 0; i < n && !interrupted(m); i++) {
-		if (m->cands[list[i]].keep < 3)
-			note_eta(m, list + i, n - i, NULL);
+	/* no ETA of its own: the parent's counts every worker */
+	for (size_t i = 0; i < n && !interrupted(m); i++)
 		run_build_boot(m, &m->cands[list[i]]);
-	}
 	save(m);
 	progress_done(&m->prog);
 	fflush(NULL);
@@ -1590,7 +1592,13 @@ static int open_run(struct matrix *m, struct strbuf *err)
 		    asprintf(&why, "run by shard %u/%u (bootproof merge puts "
 			     "the shards together)", c->shard, o->shard->n) < 0)
 			abort();
-		run_set_boot(m->run, i, matrixrec_stub(&c->rc, NULL, NULL, why));
+		/* a resumed candidate keeps what was recorded until its
+		 * stages are reused or run again (run_config): run.json never
+		 * loses a result, even for a moment */
+		run_set_boot(m->run, i,
+			     c->old && !c->elsewhere
+				     ? json_object_get(c->old)
+				     : matrixrec_stub(&c->rc, NULL, NULL, why));
 	}
 	return 0;
 }
@@ -1599,6 +1607,7 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	       struct strbuf *err)
 {
 	struct matrix m = { .o = o, .stages = o->stages, .stages_ud = o->stages_ud };
+	double t0 = clock_mono_s();
 	int r;
 
 	ret->exit_code = BP_EXIT_OK;
@@ -1666,6 +1675,11 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	update_groups(&m);
 	json_object_object_add(m.run->doc, "costs",
 			       costs_of_run(m.run->dir, m.run->doc));
+	/* a resumed run's wall time is spread over its sessions */
+	json_object_object_add(m.run->doc, "times",
+			       o->resume ? NULL
+					 : overlap_times_record(m.run->boots,
+								clock_mono_s() - t0));
 	ret->exit_code = exit_code(&m);
 	r = run_close(m.run, ret->exit_code, !interrupted(&m));
 	if (r < 0) {

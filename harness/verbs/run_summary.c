@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/costrec.h"
+#include "core/overlap.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
 
@@ -100,6 +101,18 @@ void run_summary_print(const struct run *run, const char *report)
 			break;
 		}
 	print_times(jsonx_get(run->doc, "boots"));
+	{
+		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+		overlap_times_line(jsonx_get(run->doc, "times"), &sb);
+		if (sb.len)
+			printf("%s%s\n", sb.buf,
+			       json_object_get_int(jsonx_get(
+				       jsonx_get(run->doc, "parallel"),
+				       "workers")) > 1
+				       ? " (the arches at once)"
+				       : "");
+	}
 	costs = jsonx_get(run->doc, "costs");
 	if (costs && json_object_array_length(costs)) {
 		_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;

@@ -104,6 +104,54 @@ static void test_times(void **state)
 	assert_string_equal(sb.buf, "");
 }
 
+/* run.json's "times" from the records: configs, builds not reused and
+ * first boots summed; the builds from clean on their own; the line. */
+static void test_times_record(void **state)
+{
+	static const char boots[] =
+		"[{\"config\":{\"seconds\":20},\"build\":{\"result\":\"pass\","
+		"\"seconds\":400,\"measure\":{\"from_clean\":true}},"
+		"\"elapsed_s\":10},"
+		"{\"config\":{\"seconds\":25},\"build\":{\"result\":\"pass\","
+		"\"seconds\":350,\"measure\":{\"from_clean\":true}},"
+		"\"elapsed_s\":8.5},"
+		/* reused: its build took no time in this run */
+		"{\"config\":{\"seconds\":1},\"build\":{\"result\":\"reused\","
+		"\"reused\":true,\"seconds\":900},\"elapsed_s\":7},"
+		/* an incremental build; a failed one counts its time */
+		"{\"build\":{\"result\":\"pass\",\"seconds\":60,"
+		"\"measure\":{\"from_clean\":false}}},"
+		"{\"build\":{\"result\":\"fail\",\"seconds\":5}},"
+		/* skipped: nothing */
+		"{\"build\":{\"result\":\"skip\",\"seconds\":3}}]";
+	json_object *b = json_tokener_parse(boots), *t;
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	double v;
+
+	(void)state;
+	assert_non_null(b);
+	t = overlap_times_record(b, 600);
+	assert_true(jsonx_num(t, "stages_s", &v));
+	assert_float_equal(v, 20 + 400 + 10 + 25 + 350 + 8.5 + 1 + 7 + 60 + 5,
+			   1e-9);
+	assert_true(jsonx_num(t, "from_clean_builds_s", &v));
+	assert_float_equal(v, 750, 1e-9);
+	assert_int_equal(json_object_get_int(jsonx_get(t, "from_clean_builds")), 2);
+	overlap_times_line(t, &sb);
+	assert_string_equal(sb.buf, "the run: 10 min of wall time for 15 min "
+				    "of stages (1.48x); the 2 builds from "
+				    "clean alone took 13 min");
+	json_object_put(t);
+	strbuf_setlen(&sb, 0);
+	overlap_times_line(NULL, &sb);
+	assert_string_equal(sb.buf, "");
+	t = overlap_times_record(NULL, 5);
+	overlap_times_line(t, &sb);
+	assert_string_equal(sb.buf, "");	/* no stage */
+	json_object_put(t);
+	json_object_put(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_times_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
