@@ -49,9 +49,13 @@ static void setup_note(const char *fmt, ...)
 
 int netif_up(const char *ifname)
 {
-	_cleanup_close_ int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	/* any socket takes the interface ioctls: AF_UNIX where the kernel
+	 * has no INET (the demo's), AF_INET where it has no AF_UNIX */
+	_cleanup_close_ int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	struct ifreq ifr;
 
+	if (s < 0)
+		s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return -errno;
 	memset(&ifr, 0, sizeof(ifr));

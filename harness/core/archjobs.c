@@ -48,10 +48,12 @@ unsigned archjobs_decide(unsigned asked, const struct archjobs_host *h,
 			strbuf_addstr(why, "one arch to build");
 		return 1;
 	}
-	if (cpus == 1) {
+	if (cpus < ARCHJOBS_MIN_CPUS) {
 		if (why)
-			strbuf_addstr(why, "one CPU: two builds would only "
-				      "take turns");
+			strbuf_addf(why, "%u CPU%s: make -j%u fills %s, a "
+				    "second build would only take turns",
+				    cpus, cpus == 1 ? "" : "s", cpus,
+				    cpus == 1 ? "it" : "them");
 		return 1;
 	}
 	if (h->distcc_slots) {

@@ -13,7 +13,11 @@
  *
  * The rule of auto:
  *  - one arch to run: 1;
- *  - one CPU: 1;
+ *  - fewer than ARCHJOBS_MIN_CPUS CPUs: 1.  Measured on a 2-CPU machine
+ *    (the demo, both arches, from clean): one after the other 893 s,
+ *    at once 918 s at make -j2 each (each build's CPU time rose from
+ *    about 580 s to 750 s) and no faster at -j1 each: two CPUs are
+ *    already full (docs/run.md#parallel);
  *  - a distcc farm compiles: 1 (make -j already fills the farm);
  *  - else as many workers as arches, at most ARCHJOBS_MAX, and no more
  *    than the host's memory holds at ARCHJOBS_WORKER_MB each (make -jN's
@@ -31,6 +35,7 @@
 #include "util/strbuf.h"
 
 #define ARCHJOBS_MAX 4
+#define ARCHJOBS_MIN_CPUS 4
 #define ARCHJOBS_WORKER_MB 3072u
 
 struct archjobs_host {

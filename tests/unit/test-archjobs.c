@@ -53,14 +53,19 @@ static unsigned decide(unsigned asked, unsigned cpus, unsigned long mem_mb,
 static void test_auto(void **state)
 {
 	(void)state;
-	/* this machine: 2 CPUs, 24 GiB, both arches */
+	/* this machine: 2 CPUs, 24 GiB, both arches: measured no faster */
 	assert_int_equal(decide(0, 2, 24 * 1024, 0, 2,
-				"2 arches on 2 CPUs: each arch's build fills "
+				"2 CPUs: make -j2 fills them, a second build "
+				"would only take turns"),
+			 1);
+	assert_int_equal(decide(0, 4, 24 * 1024, 0, 2,
+				"2 arches on 4 CPUs: each arch's build fills "
 				"the CPUs the other's leaves idle"),
 			 2);
 	assert_int_equal(decide(0, 2, 24 * 1024, 0, 1, "one arch to build"), 1);
 	assert_int_equal(decide(0, 1, 24 * 1024, 0, 2,
-				"one CPU: two builds would only take turns"),
+				"1 CPU: make -j1 fills it, a second build "
+				"would only take turns"),
 			 1);
 	assert_int_equal(decide(0, 8, 24 * 1024, 4, 2,
 				"a distcc farm compiles: make's -j already "
