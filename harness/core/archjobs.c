@@ -50,7 +50,8 @@ unsigned archjobs_decide(unsigned asked, const struct archjobs_host *h,
 	}
 	if (cpus < ARCHJOBS_MIN_CPUS) {
 		if (why)
-			strbuf_addf(why, "%u CPU%s: make -j%u fills %s, a "
+			strbuf_addf(why,
+				    "%u CPU%s: make -j%u fills %s, a "
 				    "second build would only take turns",
 				    cpus, cpus == 1 ? "" : "s", cpus,
 				    cpus == 1 ? "it" : "them");
@@ -59,7 +60,7 @@ unsigned archjobs_decide(unsigned asked, const struct archjobs_host *h,
 	if (h->distcc_slots) {
 		if (why)
 			strbuf_addstr(why, "a distcc farm compiles: make's -j "
-				      "already fills it");
+					   "already fills it");
 		return 1;
 	}
 	n = arches < ARCHJOBS_MAX ? (unsigned)arches : ARCHJOBS_MAX;
@@ -67,15 +68,18 @@ unsigned archjobs_decide(unsigned asked, const struct archjobs_host *h,
 	if (fit < n) {
 		n = fit ? (unsigned)fit : 1;
 		if (why)
-			strbuf_addf(why, "%lu MiB of memory holds %u worker%s "
-				    "(%u MiB each)", h->mem_mb, n,
-				    n == 1 ? "" : "s", ARCHJOBS_WORKER_MB);
+			strbuf_addf(why,
+				    "%lu MiB of memory holds %u worker%s "
+				    "(%u MiB each)",
+				    h->mem_mb, n, n == 1 ? "" : "s",
+				    ARCHJOBS_WORKER_MB);
 		return n;
 	}
 	if (why)
-		strbuf_addf(why, "%zu arches on %u CPUs: each arch's build "
-			    "fills the CPUs the other's leaves idle", arches,
-			    cpus);
+		strbuf_addf(why,
+			    "%zu arches on %u CPUs: each arch's build "
+			    "fills the CPUs the other's leaves idle",
+			    arches, cpus);
 	return n;
 }
 

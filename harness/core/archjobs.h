@@ -39,10 +39,10 @@
 #define ARCHJOBS_WORKER_MB 3072u
 
 struct archjobs_host {
-	unsigned cpus;		/* CPUs this process may run on */
-	unsigned long mem_mb;	/* the host's memory; 0: unknown */
-	unsigned distcc_slots;	/* > 0: a distcc farm compiles */
-	size_t n_arches;	/* arches with candidates this run builds */
+	unsigned cpus;	       /* CPUs this process may run on */
+	unsigned long mem_mb;  /* the host's memory; 0: unknown */
+	unsigned distcc_slots; /* > 0: a distcc farm compiles */
+	size_t n_arches;       /* arches with candidates this run builds */
 };
 
 /* "auto" (0) or a number 1..ARCHJOBS_MAX into *ret: 0, or -EINVAL

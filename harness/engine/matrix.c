@@ -2,16 +2,15 @@
 #include "engine/matrix.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "adapters/image_guestfs.h"
+#include "adapters/workers.h"
 #include "core/arch.h"
 #include "core/archjobs.h"
 #include "core/buildorder.h"
@@ -1280,23 +1279,32 @@ static void worker_collect(struct matrix *m, const char *file)
 	json_object_put(j);
 }
 
-/* A worker: the candidates list[0..n) (in build order), then exit. */
-static _noreturn_ void worker_main(struct matrix *m, const size_t *list,
-				   size_t n, char *file)
+/* What a worker runs: the candidates list[0..n) in build order. */
+struct worker_job {
+	struct matrix *m;
+	const size_t *list;
+	size_t n;
+	char *file;
+};
+
+static int worker_main(void *ud)
 {
-	m->worker_file = file;
-	m->worker_list = list;
-	m->n_worker_list = n;
+	struct worker_job *j = ud;
+	struct matrix *m = j->m;
+
+	m->worker_file = j->file;
+	m->worker_list = j->list;
+	m->n_worker_list = j->n;
 	/* lines, not a redrawn one: another worker shares the terminal */
 	progress_init_lines(&m->prog, m->o->quiet);
 	save(m);
 	/* no ETA of its own: the parent's counts every worker */
-	for (size_t i = 0; i < n && !interrupted(m); i++)
-		run_build_boot(m, &m->cands[list[i]]);
+	for (size_t i = 0; i < j->n && !interrupted(m); i++)
+		run_build_boot(m, &m->cands[j->list[i]]);
 	save(m);
 	progress_done(&m->prog);
 	fflush(NULL);
-	_exit(0);
+	return 0;
 }
 
 /* The builds and boots of order[0..n_own) by workers (core/archjobs),
@@ -1318,6 +1326,7 @@ static bool run_workers(struct matrix *m, const size_t *order)
 	unsigned *eta_worker;
 	pid_t pid[ARCHJOBS_MAX];
 	char *file[ARCHJOBS_MAX];
+	struct worker_job job[ARCHJOBS_MAX];
 	unsigned running = 0;
 	bool forwarded = false;
 
@@ -1385,17 +1394,18 @@ static bool run_workers(struct matrix *m, const size_t *order)
 	fflush(NULL);
 	for (unsigned w = 0; w < workers; w++) {
 		char name[32];
+		int r;
 
 		snprintf(name, sizeof(name), ".worker-%u.json", w + 1);
 		file[w] = path_join(m->run->dir, name);
 		(void)unlink(file[w]);
-		pid[w] = fork();
-		if (pid[w] == 0)
-			worker_main(m, lists + w * (m->n_own + 1), n_list[w],
-				    file[w]);
-		if (pid[w] < 0) {
-			log_error_errno(-errno, "cannot start worker %u of %u",
-					w + 1, workers);
+		job[w] = (struct worker_job){ m, lists + w * (m->n_own + 1),
+					      n_list[w], file[w] };
+		pid[w] = -1;
+		r = workers_start(worker_main, &job[w], &pid[w]);
+		if (r < 0) {
+			log_error_errno(r, "cannot start worker %u of %u", w + 1,
+					workers);
 			m->infra = true;
 		} else {
 			running++;
@@ -1404,38 +1414,37 @@ static bool run_workers(struct matrix *m, const size_t *order)
 	/* the parent keeps run.json up to date with what the workers saved */
 	while (running) {
 		struct timespec ts = { 1, 0 };
-		int st;
-		pid_t p = waitpid(-1, &st, WNOHANG);
+		char how[96];
+		size_t w;
+		bool ok;
+		int r = workers_reap(pid, workers, &w, &ok, how, sizeof(how));
 
-		if (p > 0) {
-			for (unsigned w = 0; w < workers; w++)
-				if (pid[w] == p) {
-					pid[w] = -1;
-					running--;
-					if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-						log_error("worker %u of %u %s %d",
-							  w + 1, workers,
-							  WIFEXITED(st) ? "exited with"
-								       : "was killed by signal",
-							  WIFEXITED(st) ? WEXITSTATUS(st)
-								       : WTERMSIG(st));
-						m->infra = true;
-					}
-				}
+		if (r < 0) {
+			log_error_errno(r, "cannot wait for the workers");
+			m->infra = true;
+			break;
+		}
+		if (r > 0) {
+			pid[w] = -1;
+			running--;
+			if (!ok) {
+				log_error("worker %zu of %u %s", w + 1, workers,
+					  how);
+				m->infra = true;
+			}
 			continue;
 		}
 		if (interrupted(m) && !forwarded) {
 			/* a terminal's ^C reached them already; a signal to
 			 * this process alone, or one worker's, did not: the
 			 * whole run stops, to be resumed */
-			for (unsigned w = 0; w < workers; w++)
-				if (pid[w] > 0)
-					kill(pid[w], SIGTERM);
+			for (unsigned k = 0; k < workers; k++)
+				(void)workers_signal(pid[k], SIGTERM);
 			forwarded = true;
 		}
 		nanosleep(&ts, NULL);
-		for (unsigned w = 0; w < workers; w++)
-			worker_collect(m, file[w]);
+		for (unsigned k = 0; k < workers; k++)
+			worker_collect(m, file[k]);
 		save(m);
 	}
 	for (unsigned w = 0; w < workers; w++) {
