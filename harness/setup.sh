@@ -102,6 +102,19 @@ if [ -n "$missing" ]; then
 	# A third-party source that cannot be reached must not stop us:
 	# Debian's own archive is what we need.
 	apt-get update -q >/dev/null 2>&1 || apt-get update -q || true
+	# linux-image-amd64 is libguestfs's appliance kernel.  On a host
+	# that boots no kernel from /boot (a container, a VM given its
+	# kernel from outside) its initramfs would be 40 s of apt for
+	# nothing: INITRD=No tells the kernel's postinst hook to skip it.
+	# A host with a kernel in /boot keeps its initramfs as Debian makes it.
+	if ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
+		case " $(echo $missing) " in
+		*" linux-image-amd64 "*)
+			echo "setup: nothing boots from /boot here: linux-image-amd64 (libguestfs's appliance kernel) is installed without an initramfs"
+			export INITRD=No
+			;;
+		esac
+	fi
 	# shellcheck disable=SC2086
 	if ! apt-get install -y -q --no-install-recommends $missing; then
 		echo "setup: apt-get install failed" >&2
