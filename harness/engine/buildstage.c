@@ -295,7 +295,7 @@ static int make(const struct buildstage_opts *o, struct logger *lg,
 	_cleanup_free_ char *jobs = NULL, *ccache_dir = NULL, *stats = NULL;
 	_cleanup_free_ char *dhosts = NULL, *ddir = NULL;
 	const char *argv[16];
-	const char *env[] = { NULL, NULL, NULL, NULL, NULL, NULL };
+	const char *env[] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	size_t n = 0, e = 0;
 
 	if (asprintf(&odir, "O=%s", obj) < 0 ||
@@ -318,6 +318,14 @@ static int make(const struct buildstage_opts *o, struct logger *lg,
 		env[e++] = ddir;
 		/* ccache hands what it does not have to distcc */
 		env[e++] = "CCACHE_PREFIX=distcc";
+	} else {
+		/* ccache's depend mode: the hash from the source and the
+		 * headers Kbuild's -MMD lists, no preprocessor run of its own.
+		 * Measured on the demo's x86_64 kernel from clean, make -j2
+		 * (2026-12-07): no ccache 222 s, ccache's default mode with an
+		 * empty cache 328 s (1.48x: every object preprocessed twice),
+		 * depend mode 239 s. */
+		env[e++] = "CCACHE_DEPEND=1";
 	}
 	argv[n++] = "make";
 	argv[n++] = "-C";
