@@ -42,14 +42,15 @@ double eta_seconds(const struct eta_step *steps, size_t n,
  * Before any build of a tree and arch is measured (a fresh machine), a
  * guess: a build costs, from clean, ETA_CPU_S_PER_OPTION seconds of CPU for
  * each option its .config sets, spread over jobs CPUs.  Measured on this
- * project's machines (2 cores, gcc 12, Linux 6.12.118): the demo's
- * x86_64-all, 770 options, 861 s of CPU (run 20261206-215751-demo-5e51c1);
- * x86_64_defconfig's 1596 options then make 30 min of CPU.  Every build
+ * project's machines (2 cores, gcc 12, Linux 6.12.118, ccache in depend
+ * mode, cold) as make's wall time times its -j: the demo's x86_64-all,
+ * 682 options, 227 s at -j2, and i386-all, 634 options, 221 s (run
+ * 20261207-154956-demo-a95794).  Every build
  * is counted as from clean (an upper bound for incremental ones).  Returns
  * seconds, or a negative number when a build to do has options_on 0; a
  * line saying how is appended to method when not NULL.
  */
-#define ETA_CPU_S_PER_OPTION 1.12
+#define ETA_CPU_S_PER_OPTION 0.68
 double eta_guess_seconds(const struct eta_step *steps, size_t n,
 			 unsigned jobs, const double *boots, size_t n_boots,
 			 double default_boot, struct strbuf *method);

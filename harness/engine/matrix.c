@@ -1684,9 +1684,10 @@ int matrix_run(const struct matrix_opts *o, struct matrix_outcome *ret,
 	update_groups(&m);
 	json_object_object_add(m.run->doc, "costs",
 			       costs_of_run(m.run->dir, m.run->doc));
-	/* a resumed run's wall time is spread over its sessions */
+	/* a resumed run's wall time is spread over its sessions; an
+	 * interrupted one's stages are cut short */
 	json_object_object_add(m.run->doc, "times",
-			       o->resume ? NULL
+			       o->resume || interrupted(&m) ? NULL
 					 : overlap_times_record(m.run->boots,
 								clock_mono_s() - t0));
 	ret->exit_code = exit_code(&m);
