@@ -133,20 +133,25 @@ const char *bisect_status_text(enum bisect_status s);
  *             names the step's own fragment file);
  *   build     the build failed: its first error (core/builderr), exactly;
  *   boot      the boot verdict (PANIC, PROBLEMS, HUNG, CRASHED) and the
- *             signature of its first problem not allowed (core/console),
- *             when it has one;
+ *             signature and title of its first problem not allowed
+ *             (core/console), when it has one;
  *   scenario  the first scenario that failed or gave no result, and its
  *             first failed KTAP check (a path "kgdb/kgdbts").
  * A step fails the same way when it fails at the same stage and: build,
- * the same first error; boot, the same verdict with the problem's
- * signature among its own problems; scenario, that check failed again
- * (that scenario without a result again).
+ * the same first error; boot, the same verdict with a problem of the same
+ * signature or the same title among its own problems; scenario, that check
+ * failed again (that scenario without a result again).  The title counts
+ * because the signature hashes the call trace, which the options bisected
+ * change: one that turns off inlining (DEBUG_SECTION_MISMATCH) makes a
+ * function inlined before a frame of its own, and the same WARNING a new
+ * signature.  The title (kind and the function it fired in) does not move.
  */
 struct bisect_sig {
 	char *stage;	/* "config", "build", "boot", "scenario" */
 	char *what;	/* build: first error; boot: verdict; scenario: name */
 	char *detail;	/* boot: problem signature; scenario: check path;
 			 * NULL when none */
+	char *title;	/* boot: that problem's title; NULL when none */
 	char *text;	/* one line for people */
 };
 

@@ -17,6 +17,7 @@ void bisect_sig_done(struct bisect_sig *s)
 	free(s->stage);
 	free(s->what);
 	free(s->detail);
+	free(s->title);
 	free(s->text);
 	memset(s, 0, sizeof(*s));
 }
@@ -147,6 +148,7 @@ enum bisect_outcome bisect_sig_of(json_object *rec, struct bisect_sig *ret)
 
 		sig_set(ret, "boot", v, jsonx_str(p, "signature"));
 		if (p && jsonx_str(p, "title")) {
+			ret->title = xstrdup(jsonx_str(p, "title"));
 			struct strbuf t = STRBUF_INIT;
 
 			strbuf_addf(&t, "boot: %s (%s, signature %s)", v,
@@ -203,10 +205,14 @@ enum bisect_outcome bisect_judge(const struct bisect_sig *target,
 	if (same && is(s.stage, "boot") && target->detail) {
 		bool found = false;
 
-		for (size_t i = 0; i < jsonx_len(rec, "problems") && !found; i++)
-			found = is(jsonx_str(jsonx_at(rec, "problems", i),
-					     "signature"),
-				   target->detail);
+		for (size_t i = 0; i < jsonx_len(rec, "problems") && !found;
+		     i++) {
+			json_object *p = jsonx_at(rec, "problems", i);
+
+			found = is(jsonx_str(p, "signature"), target->detail) ||
+				(target->title &&
+				 is(jsonx_str(p, "title"), target->title));
+		}
 		same = found;
 	}
 	if (same && is(s.stage, "scenario") && target->detail)

@@ -364,6 +364,9 @@ static json_object *rec(const char *s)
 #define PROBLEM(sig, allowed)                                                  \
 	"{ \"kind\": \"WARNING\", \"title\": \"WARNING in " sig "\", "        \
 	"\"signature\": \"" sig "\", \"allowed\": " allowed " }"
+#define PROBLEM_AS(title, sig)                                                 \
+	"{ \"kind\": \"WARNING\", \"title\": \"WARNING in " title "\", "      \
+	"\"signature\": \"" sig "\", \"allowed\": false }"
 #define KGDB(status)                                                           \
 	"{ \"name\": \"kgdb\", \"result\": \"" status "\", \"checks\": ["      \
 	"{ \"name\": \"kgdboc\", \"status\": \"pass\" },"                      \
@@ -442,6 +445,14 @@ static void test_same_way_boot_and_scenario(void **state)
 	const char *probs3 =
 		"{ " CFG ", " BUILD_OK ", \"verdict\": \"PROBLEMS\", "
 		"\"problems\": [ " PROBLEM("other", "false") " ] }";
+	/* the same WARNING reached through another call trace (a function
+	 * not inlined any more): another signature, the same title */
+	const char *inlined =
+		"{ " CFG ", " BUILD_OK ", \"verdict\": \"PROBLEMS\", "
+		"\"problems\": [ " PROBLEM_AS("kgdbts", "c2ed6f0e") " ] }";
+	const char *elsewhere =
+		"{ " CFG ", " BUILD_OK ", \"verdict\": \"PROBLEMS\", "
+		"\"problems\": [ " PROBLEM_AS("run_simple_test", "kgdbts") " ] }";
 	const char *panic =
 		"{ " CFG ", " BUILD_OK ", \"verdict\": \"PANIC\", "
 		"\"problems\": [ " PROBLEM("kgdbts", "false") " ] }";
@@ -463,6 +474,11 @@ static void test_same_way_boot_and_scenario(void **state)
 			       "kgdbts)"),
 			 BISECT_FAIL_SAME);
 	assert_int_equal(judge(probs, probs3, NULL), BISECT_FAIL_OTHER);
+	/* the same title is the same failure, whatever the signature; the
+	 * same signature too, whatever the title */
+	assert_int_equal(judge(probs, inlined, NULL), BISECT_FAIL_SAME);
+	assert_int_equal(judge(probs, elsewhere, NULL), BISECT_FAIL_SAME);
+	assert_int_equal(judge(inlined, probs3, NULL), BISECT_FAIL_OTHER);
 	/* the same problem under another verdict is another failure */
 	assert_int_equal(judge(probs, panic, NULL), BISECT_FAIL_OTHER);
 
