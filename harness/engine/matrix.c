@@ -1254,14 +1254,23 @@ static void worker_save(struct matrix *m)
 	json_object_put(j);
 }
 
-/* What a worker saved, into the run's records (nothing when it saved
- * nothing yet). */
-static void worker_collect(struct matrix *m, const char *file)
+/* What a worker saved, into the run's records, when the file changed
+ * since *seen (its last modification time read, updated); false when it
+ * did not change or the worker saved nothing yet. */
+static bool worker_collect(struct matrix *m, const char *file,
+			   struct timespec *seen)
 {
-	json_object *j = json_object_from_file(file);
+	struct stat st;
+	json_object *j;
 
+	if (stat(file, &st) < 0 ||
+	    (st.st_mtim.tv_sec == seen->tv_sec &&
+	     st.st_mtim.tv_nsec == seen->tv_nsec))
+		return false;
+	j = json_object_from_file(file);
 	if (!j)
-		return;
+		return false;
+	*seen = st.st_mtim;
 	json_object_object_foreach(jsonx_get(j, "boots"), key, rec)
 	{
 		char *end;
@@ -1277,6 +1286,7 @@ static void worker_collect(struct matrix *m, const char *file)
 	if (json_object_get_boolean(jsonx_get(j, "interrupted")))
 		m->worker_cut = true;
 	json_object_put(j);
+	return true;
 }
 
 /* What a worker runs: the candidates list[0..n) in build order. */
@@ -1327,11 +1337,16 @@ static bool run_workers(struct matrix *m, const size_t *order)
 	pid_t pid[ARCHJOBS_MAX];
 	char *file[ARCHJOBS_MAX];
 	struct worker_job job[ARCHJOBS_MAX];
-	unsigned running = 0;
+	struct timespec seen[ARCHJOBS_MAX] = { { 0 } };
+	_cleanup_free_ size_t *arch_of = NULL;
+	unsigned running = 0, want;
 	bool forwarded = false;
 
-	if (!m->o->parallel && !m->o->parallel_auto)
+	if (!m->o->parallel)
 		return false;
+	want = m->o->parallel == MATRIX_PARALLEL_AUTO ? 0 : m->o->parallel;
+	/* each own candidate's arch, as an index into arches */
+	arch_of = xrealloc(NULL, (m->n_own + 1) * sizeof(*arch_of));
 	for (size_t i = 0; i < m->n_own; i++) {
 		const char *a = m->cands[order[i]].rc.as->arch;
 		size_t k = 0;
@@ -1340,13 +1355,11 @@ static bool run_workers(struct matrix *m, const size_t *order)
 			k++;
 		if (k == h.n_arches && k < BP_ARCH_COUNT)
 			arches[h.n_arches++] = a;
+		arch_of[i] = k;
 	}
-	workers = archjobs_decide(m->o->parallel_auto ? 0 : m->o->parallel, &h,
-				  &why);
+	workers = archjobs_decide(want, &h, &why);
 	json_object_object_add(m->run->doc, "parallel",
-			       archjobs_record(m->o->parallel_auto ? 0
-								   : m->o->parallel,
-					       workers, &h, why.buf));
+			       archjobs_record(want, workers, &h, why.buf));
 	if (workers < 2)
 		return false;
 	archjobs_assign(h.n_arches, workers, arch_worker);
@@ -1354,17 +1367,11 @@ static bool run_workers(struct matrix *m, const size_t *order)
 	lists = xrealloc(NULL, (m->n_own + 1) * ARCHJOBS_MAX * sizeof(*lists));
 	eta_list = xrealloc(NULL, (m->n_own + 1) * sizeof(*eta_list));
 	eta_worker = xrealloc(NULL, (m->n_own + 1) * sizeof(*eta_worker));
-	for (unsigned w = 0; w < workers; w++) {
-		for (size_t i = 0; i < m->n_own; i++) {
-			const char *a = m->cands[order[i]].rc.as->arch;
-			size_t k = 0;
-
-			while (k < h.n_arches && strcmp(arches[k], a))
-				k++;
-			if (k < h.n_arches && arch_worker[k] == w)
+	for (unsigned w = 0; w < workers; w++)
+		for (size_t i = 0; i < m->n_own; i++)
+			if (arch_of[i] < h.n_arches &&
+			    arch_worker[arch_of[i]] == w)
 				lists[w * (m->n_own + 1) + n_list[w]++] = order[i];
-		}
-	}
 	{
 		size_t e = 0;
 
@@ -1416,7 +1423,7 @@ static bool run_workers(struct matrix *m, const size_t *order)
 		struct timespec ts = { 1, 0 };
 		char how[96];
 		size_t w;
-		bool ok;
+		bool ok, changed;
 		int r = workers_reap(pid, workers, &w, &ok, how, sizeof(how));
 
 		if (r < 0) {
@@ -1443,12 +1450,17 @@ static bool run_workers(struct matrix *m, const size_t *order)
 			forwarded = true;
 		}
 		nanosleep(&ts, NULL);
+		changed = false;
 		for (unsigned k = 0; k < workers; k++)
-			worker_collect(m, file[k]);
-		save(m);
+			changed |= worker_collect(m, file[k], &seen[k]);
+		if (changed)
+			save(m);
 	}
+	/* once more, whatever the time stamps say: two saves inside the
+	 * file system's time stamp granularity look like one */
 	for (unsigned w = 0; w < workers; w++) {
-		worker_collect(m, file[w]);
+		seen[w] = (struct timespec){ 0 };
+		worker_collect(m, file[w], &seen[w]);
 		(void)unlink(file[w]);
 		free(file[w]);
 	}

@@ -42,6 +42,7 @@
 #define BP_MATRIX_H
 
 #include <signal.h>
+#include <limits.h>
 #include <stdbool.h>
 
 #include "adapters/virt.h"
@@ -88,6 +89,8 @@ struct matrix_stage_ops {
 
 struct lavaemit_opts;
 
+#define MATRIX_PARALLEL_AUTO UINT_MAX
+
 struct matrix_opts {
 	const struct plan *plan;
 	const char *datadir;	/* bp_data_dir(): scenarios/groups/ */
@@ -122,11 +125,10 @@ struct matrix_opts {
 	enum shard_by shard_by;
 	/* The arches built and booted at once (core/archjobs), each worker
 	 * a process of its own that writes <run>/.worker-<k>.json, folded
-	 * into run.json every second: parallel_auto decides from the host,
-	 * else parallel is the number asked for; neither (0): this process
-	 * runs every candidate. */
+	 * into run.json whenever one of them changed: MATRIX_PARALLEL_AUTO
+	 * decides from the host, N asks for N workers; 0: this process runs
+	 * every candidate. */
 	unsigned parallel;
-	bool parallel_auto;
 	volatile sig_atomic_t *interrupted;
 	const struct domain_ops *ops;	/* NULL: libvirt */
 	/* Not NULL: no boot here; each candidate that built gets a LAVA

@@ -58,11 +58,16 @@ static void *thread_main(void *ud)
 	return NULL;
 }
 
-void progress_init(struct progress *p, bool quiet)
+void progress_init_lines(struct progress *p, bool quiet)
 {
 	memset(p, 0, sizeof(*p));
 	pthread_mutex_init(&p->mu, NULL);
 	p->quiet = quiet;
+}
+
+void progress_init(struct progress *p, bool quiet)
+{
+	progress_init_lines(p, quiet);
 	p->tty = !quiet && isatty(STDERR_FILENO) && getenv("TERM") &&
 		 strcmp(getenv("TERM"), "dumb");
 	if (p->tty) {
@@ -75,13 +80,6 @@ void progress_init(struct progress *p, bool quiet)
 		p->have_thr = pthread_create(&p->thr, NULL, thread_main, p) == 0;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
-}
-
-void progress_init_lines(struct progress *p, bool quiet)
-{
-	memset(p, 0, sizeof(*p));
-	pthread_mutex_init(&p->mu, NULL);
-	p->quiet = quiet;
 }
 
 void progress_done(struct progress *p)
