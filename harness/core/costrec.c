@@ -171,8 +171,8 @@ static long lnum(json_object *o, const char *key)
 	return jsonx_num(o, key, &v) ? (long)v : -1;
 }
 
-static void build_of(json_object *rec, const char *base_hash,
-		     struct cost_build *ret)
+void costrec_build(json_object *rec, const char *base_hash,
+		   struct cost_build *ret)
 {
 	json_object *m = jsonx_get(jsonx_get(rec, "build"), "measure");
 	json_object *cc = jsonx_get(m, "ccache");
@@ -215,8 +215,8 @@ static json_object *build_json(json_object *b, json_object *g)
 	struct cost_build cb, cg;
 	struct cost_cpu cpu;
 
-	build_of(b, NULL, &cb);
-	build_of(g, base_hash, &cg);
+	costrec_build(b, NULL, &cb);
+	costrec_build(g, base_hash, &cg);
 	cost_cpu_of(&cb, &cg, &cpu);
 	json_object_object_add(o, "measured",
 			       json_object_new_boolean(mb && mg));

@@ -32,6 +32,13 @@
 void costrec_samples(json_object *first, json_object *const *repeats,
 		     size_t n);
 
+/* What a candidate's record (rec, its "build" member's "measure") says of
+ * its build: objects, CPU seconds, from clean or not, ccache; after_base
+ * when it was built after the config whose hash is base_hash (NULL:
+ * never).  The one reader of build.measure. */
+void costrec_build(json_object *rec, const char *base_hash,
+		   struct cost_build *ret);
+
 /*
  * Fill *ret with the comparison of the two final .configs: base_rel and
  * cand_rel are the records' config.final_config (paths in the run

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/costrec.h"
 #include "core/domxml.h"
 #include "core/eta.h"
 #include "core/recjson.h"
@@ -113,17 +114,18 @@ json_object *overlap_times_record(json_object *boots, double wall_s)
 
 	for (size_t i = 0; boots && i < json_object_array_length(boots); i++) {
 		json_object *b = json_object_array_get_idx(boots, i);
-		json_object *build = json_object_object_get(b, "build");
+		json_object *build = jsonx_get(b, "build");
 		const char *res = jsonx_str(build, "result");
+		struct cost_build cb;
 
-		if (jsonx_num(json_object_object_get(b, "config"), "seconds", &v))
+		if (jsonx_num(jsonx_get(b, "config"), "seconds", &v))
 			stages += v;
 		if (res && (!strcmp(res, "pass") || !strcmp(res, "fail")) &&
 		    !jsonx_bool(build, "reused", false) &&
 		    jsonx_num(build, "seconds", &v)) {
 			stages += v;
-			if (jsonx_bool(json_object_object_get(build, "measure"),
-				       "from_clean", false)) {
+			costrec_build(b, NULL, &cb);
+			if (cb.from_clean) {
 				clean += v;
 				n_clean++;
 			}
@@ -151,8 +153,7 @@ void overlap_times_line(json_object *times, struct strbuf *sb)
 	strbuf_addstr(sb, "the run: ");
 	overlap_times_format(wall, stages, sb);
 	if (jsonx_num(times, "from_clean_builds_s", &clean) && clean > 0) {
-		n = json_object_get_int(json_object_object_get(times,
-							       "from_clean_builds"));
+		n = json_object_get_int(jsonx_get(times, "from_clean_builds"));
 		strbuf_addf(sb, "; the %d build%s from clean alone took ", n,
 			    n == 1 ? "" : "s");
 		eta_format(clean, sb);
