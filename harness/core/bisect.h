@@ -202,7 +202,8 @@ json_object *bisect_dropped(json_object *rec, const struct bisect_frag_line *lin
  * Which lines of the culprit are there for another: L needs M when a
  * recorded step that ran exactly the culprit less M (ddmin tries each
  * before it calls the culprit 1-minimal) lost L to an unmet dependency
- * (its "dropped" has L with reason_kind "depends").  Such an M is no
+ * (its "dropped" has L with run.json's reason_kind for it,
+ * matrixrec_reason_kind(EXPLAIN_DEPENDS): "unmet-dependency").  Such an M is no
  * cause of the failure by itself: L is, and M is what L needs to be
  * built at all.  steps: the "steps" array of a bisection record (each
  * with "lines" and "dropped").  A new array, one entry per culprit line

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "core/matrixrec.h"
 #include "util/jsonx.h"
 
 void bisect_frag_text(const struct bisect_frag *f, struct strbuf *out)
@@ -104,7 +105,8 @@ json_object *bisect_needs(json_object *steps, const bool *culprit, size_t n)
 				const char *kind = jsonx_str(d, "reason_kind");
 
 				if (json_object_get_int(jsonx_get(d, "line")) != (int)l ||
-				    !kind || strcmp(kind, "depends"))
+				    !kind ||
+				    strcmp(kind, matrixrec_reason_kind(EXPLAIN_DEPENDS)))
 					continue;
 				if (!e) {
 					e = json_object_new_object();

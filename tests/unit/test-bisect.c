@@ -529,12 +529,15 @@ static void test_needs(void **state)
 	};
 	static const bool only_tests[] = { false, false, true };
 	static const bool culprit[] = { false, true, true };
+	/* reason_kind as the config stage records it (matrixrec): step 11 of
+	 * the seed debug bisection 20261207-173735-bisect-ad9bb7 recorded
+	 * KGDB_TESTS "unmet-dependency" */
 	json_object *rec = json_tokener_parse(
 		"{ \"config\": { \"options\": ["
 		"{ \"option\": \"PRINTK\", \"status\": \"absent\", "
-		"  \"reason_kind\": \"depends\", \"reason\": \"not this step's\" },"
+		"  \"reason_kind\": \"unmet-dependency\", \"reason\": \"not this step's\" },"
 		"{ \"option\": \"KGDB_TESTS\", \"status\": \"absent\", "
-		"  \"reason_kind\": \"depends\", \"reason\": \"unmet dependency: "
+		"  \"reason_kind\": \"unmet-dependency\", \"reason\": \"unmet dependency: "
 		"depends on KGDB (KGDB=n)\" } ] } }");
 	json_object *kept = json_tokener_parse(
 		"{ \"config\": { \"options\": ["
@@ -550,7 +553,7 @@ static void test_needs(void **state)
 				    json_object_array_get_idx(d, 0),
 				    JSON_C_TO_STRING_PLAIN),
 			    "{\"line\":2,\"option\":\"KGDB_TESTS\","
-			    "\"reason_kind\":\"depends\",\"reason\":"
+			    "\"reason_kind\":\"unmet-dependency\",\"reason\":"
 			    "\"unmet dependency: depends on KGDB (KGDB=n)\"}");
 	/* the recorded steps: {KGDB_TESTS} dropped it, {KGDB} kept all */
 	st = json_tokener_parse("{ \"lines\": [2] }");
