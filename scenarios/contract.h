@@ -123,6 +123,16 @@
 /* The kgdb scenario's handshake: the line starts so, then " port=TTY
  * wait=S"; the host answers with a byte on the kgdb port. */
 #define BP_KGDB_READY "# kgdb: ready"
+/*
+ * What the kernel prints when sysrq-g stopped it for a debugger, and the
+ * host may attach gdb: kgdb's own words, or kdb's when CONFIG_KGDB_KDB
+ * makes kdb the front end ("Entering kdb (current=..., pid N) ..."; kdb
+ * hands over to gdb when gdb's first packet arrives on the port), or
+ * kgdbwait's.  Both sides look for these in the kernel's log.
+ */
+#define BP_KGDB_ENTERED_MARKS                                                  \
+	{ "Entering KGDB", "KGDB or $3#33", "Entering kdb",                    \
+	  "Waiting for connection from remote gdb" }
 /* The virtio-serial channel the host attaches, and the line the boot
  * scenario writes to it (then the kernel release). */
 #define BP_CHANNEL_NAME "org.bootproof.agent.0"

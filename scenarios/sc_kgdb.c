@@ -211,8 +211,21 @@ static bool kernel_entered(char *why, size_t n)
 		snprintf(why, n, "kernel: No KGDB I/O module available");
 		return false;
 	}
-	if (strstr(last, "Entering KGDB") || strstr(last, "KGDB or $3#33"))
+	{
+		static const char *const marks[] = BP_KGDB_ENTERED_MARKS;
+
+		for (size_t i = 0; i < ELEMENTSOF(marks); i++)
+			if (strstr(last, marks[i]))
+				return true;
+	}
+	/* kdb prints its entry to the consoles only, not to the log: the
+	 * host saw it there and its gdb session is the proof (the host fails
+	 * the scenario when gdb did not get the stop). */
+	if (path_exists("/sys/module/kdb")) {
+		snprintf(why, n, "kdb is the front end: its entry is on the "
+			 "console, not in the kernel log");
 		return true;
+	}
 	snprintf(why, n, "no 'Entering KGDB' in the kernel log after "
 		 "sysrq: DEBUG");
 	return false;
@@ -236,6 +249,8 @@ static enum check_result check_resumed(struct tctx *t)
 	out_line(SUB, "# kgdb: resumed after %.1f s", took);
 	if (!kernel_entered(why, sizeof(why)))
 		return fail(t, "%s", why);
+	if (why[0])
+		diag(t, "%s", why);
 	return CHECK_PASS;
 }
 

@@ -337,6 +337,26 @@ static size_t midline_timestamp(const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * The length of kdb's prompt ("[0]kdb> ", its default PROMPT "[%d]kdb> ")
+ * at the start of s when more text follows it on the line, else 0.  kdb
+ * prints the prompt without a newline and waits; when gdb takes over (its
+ * first packet on the kgdb port), whatever is printed next, the agent's
+ * KTAP included, lands behind the prompt.
+ */
+static size_t kdb_prompt(const char *s, size_t len)
+{
+	size_t i = 1;
+
+	if (len < 8 || s[0] != '[' || !is_digit(s[1]))
+		return 0;
+	while (i < len && is_digit(s[i]))
+		i++;
+	if (len - i <= 6 || memcmp(s + i, "]kdb> ", 6))
+		return 0;
+	return i + 6;
+}
+
 static void process_line(struct console *c, const char *text, size_t len,
 			 double ts, unsigned long caller, bool truncated)
 {
@@ -405,6 +425,17 @@ static void end_line(struct console *c)
 	if (truncated)
 		c->stats.lines_truncated++;
 	off = parse_timestamp(s, &ts, &caller);
+	if (!off && (mid = kdb_prompt(s, len))) {
+		char save = s[mid];
+
+		c->stats.lines_split++;
+		s[mid] = '\0';
+		process_line(c, s, mid, -1, 0, false);
+		s[mid] = save;
+		s += mid;
+		len -= mid;
+		off = parse_timestamp(s, &ts, &caller);
+	}
 	if (!off && (mid = midline_timestamp(s, len))) {
 		char save = s[mid];
 

@@ -37,7 +37,9 @@
  * A kernel message that starts after other text on the same line (user
  * space printed a partial line, then the kernel printed "[%5lu.%06lu] ...")
  * is split off: the text before it and the message are delivered as two
- * lines with the same line number.
+ * lines with the same line number.  So is the text after kdb's prompt
+ * ("[0]kdb> ", printed without a newline) at the start of a line: gdb
+ * took over from kdb and the next output (the agent's KTAP) landed there.
  *
  * Timestamps.  An optional syslog prefix `<N>`, then `[  seconds.micros]`,
  * then an optional caller id `[    T123]` / `[     C1]` and one space are

@@ -164,10 +164,12 @@ static void on_line(const struct console_line *l, bool agent, void *ud)
 	/* Only the agent's lines (bootlog.h) say the agent is ready. */
 	if (agent && s->kgdb_wanted && strstr(t, BP_KGDB_READY))
 		s->kgdb_ready = true;
-	if (s->kgdb_ready && !s->kgdb_ran &&
-	    (strstr(t, "Entering KGDB") || strstr(t, "KGDB or $3#33") ||
-	     strstr(t, "Waiting for connection from remote gdb")))
-		s->kgdb_go = true;
+	if (s->kgdb_ready && !s->kgdb_ran) {
+		static const char *const marks[] = BP_KGDB_ENTERED_MARKS;
+
+		for (size_t i = 0; i < ELEMENTSOF(marks) && !s->kgdb_go; i++)
+			s->kgdb_go = strstr(t, marks[i]) != NULL;
+	}
 }
 
 static void on_milestone(const struct console_milestone_event *ev, void *ud)

@@ -317,6 +317,34 @@ static void test_midline_kernel_message(void **state)
 	strbuf_release(&r.log);
 }
 
+/* From a real boot (kdb front end, gdb attached through it): the console
+ * of `bootproof boot --kernel K --scenarios boot,kgdb` on a kernel with
+ * KGDB, KGDB_LOW_LEVEL_TRAP and KGDB_KDB, run 20261207-181913-x86_64-65b95e. */
+static void test_kdb_prompt(void **state)
+{
+	struct rec r = { .log = STRBUF_INIT };
+	_cleanup_console_ struct console *c = parse(
+		"[0]kdb>     ok 3 host_debugger\n"
+		"[0]kdb> \n"
+		"[12]kdb> [    9.749833] INFO: NMI handler took too long\n"
+		"[x]kdb> not a prompt\n",
+		&r);
+	struct console_stats st;
+
+	(void)state;
+	assert_string_equal(
+		r.log.buf,
+		"L 1 -1.000000|[0]kdb> \n"
+		"L 1 -1.000000|    ok 3 host_debugger\n"
+		"L 2 -1.000000|[0]kdb> \n"
+		"L 3 -1.000000|[12]kdb> \n"
+		"L 3 9.749833|INFO: NMI handler took too long\n"
+		"L 4 -1.000000|[x]kdb> not a prompt\n");
+	console_get_stats(c, &st);
+	assert_int_equal(st.lines_split, 2);
+	strbuf_release(&r.log);
+}
+
 static void test_escape_sequences(void **state)
 {
 	struct rec r = { .log = STRBUF_INIT };
@@ -1856,6 +1884,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_no_partial_line_without_bytes),
 		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_midline_kernel_message),
+		cmocka_unit_test(test_kdb_prompt),
 		cmocka_unit_test(test_escape_sequences),
 		cmocka_unit_test(test_controls_and_utf8),
 		cmocka_unit_test(test_binary_garbage),
