@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/matrixrec.h"
 #include "core/plan.h"
 #include "engine/bisectrun.h"
 #include "engine/matrix.h"
@@ -79,7 +80,10 @@ static unsigned fake_config(void *ud, const struct matrix_stage *st,
 
 		json_object_object_add(o, "option", jsonx_new_str("TESTS"));
 		json_object_object_add(o, "status", jsonx_new_str("absent"));
-		json_object_object_add(o, "reason_kind", jsonx_new_str("depends"));
+		/* the name the config stage records (matrixrec) */
+		json_object_object_add(o, "reason_kind",
+				       jsonx_new_str(matrixrec_reason_kind(
+					       EXPLAIN_DEPENDS)));
 		json_object_object_add(o, "reason",
 				       jsonx_new_str("unmet dependency: depends "
 						     "on KGDB (KGDB=n)"));
