@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "core/overlap.h"
 #include "core/report_html.h"
 
 #include <errno.h>
@@ -387,6 +388,12 @@ static void render_header(struct report_page *h, xmlNodePtr body)
 		report_duration(&sb, (double)(t1 - t0));
 		strbuf_addch(&sb, ')');
 		html_text(td, sb.buf);
+	}
+	if (jsonx_get(run, "times")) {
+		strbuf_reset(&sb);
+		overlap_times_line(jsonx_get(run, "times"), &sb);
+		if (sb.len)
+			html_text(html_row(t, "time"), sb.buf);
 	}
 	if (host) {
 		td = html_row(t, "host");

@@ -15,6 +15,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
+#include "core/overlap.h"
 #include "core/html.h"
 #include "core/report_bisect.h"
 #include "core/report_html.h"
@@ -564,6 +565,29 @@ static void test_incomplete_run_says_so(void **state)
 	json_object_put(doc);
 }
 
+/* run.json's "times", as run 20261207-154956-demo-a95794 (make demo on
+ * a new cache) recorded it: the summary's line, in the header too. */
+static void test_times_line(void **state)
+{
+	json_object *doc = parse_doc(
+		"{\"schema\":\"bootproof-run/1\",\"run_id\":\"r1\","
+		"\"command\":\"run\",\"started\":\"2026-12-07T15:49:56Z\","
+		"\"finished\":\"2026-12-07T15:58:49Z\",\"complete\":true,"
+		"\"exit_code\":0,\"boots\":[],\"times\":{"
+		"\"wall_s\":533.2273870739955,\"stages_s\":504.9016291339947,"
+		"\"from_clean_builds\":2,"
+		"\"from_clean_builds_s\":447.78829936499824}}");
+	_cleanup_free_ char *page = render(doc, NULL);
+	_cleanup_strbuf_ struct strbuf want = STRBUF_INIT;
+
+	(void)state;
+	overlap_times_line(jsonx_get(doc, "times"), &want);
+	assert_true(want.len > 0);
+	assert_non_null(strstr(page, "<th>time</th>"));
+	assert_non_null(strstr(page, want.buf));
+	json_object_put(doc);
+}
+
 /* Numbers no integer holds (found by fuzz/fuzz-report): shown as they
  * are, without undefined behaviour (UBSan in make check). */
 static void test_out_of_range_numbers(void **state)
@@ -666,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_clean_text),
 		cmocka_unit_test(test_json_nul_in_reason),
 		cmocka_unit_test(test_incomplete_run_says_so),
+		cmocka_unit_test(test_times_line),
 		cmocka_unit_test(test_out_of_range_numbers),
 		cmocka_unit_test(test_missing_files_are_not_linked),
 		cmocka_unit_test(test_console_tail_lines),
