@@ -425,27 +425,21 @@ static void end_line(struct console *c)
 	if (truncated)
 		c->stats.lines_truncated++;
 	off = parse_timestamp(s, &ts, &caller);
-	if (!off && (mid = kdb_prompt(s, len))) {
-		char save = s[mid];
+	/* kdb's prompt, then a kernel message after user space's text: each
+	 * split off as a line of its own (the same line number) */
+	for (int k = 0; k < 2; k++) {
+		mid = off ? 0 : k ? midline_timestamp(s, len) : kdb_prompt(s, len);
+		if (mid) {
+			char save = s[mid];
 
-		c->stats.lines_split++;
-		s[mid] = '\0';
-		process_line(c, s, mid, -1, 0, false);
-		s[mid] = save;
-		s += mid;
-		len -= mid;
-		off = parse_timestamp(s, &ts, &caller);
-	}
-	if (!off && (mid = midline_timestamp(s, len))) {
-		char save = s[mid];
-
-		c->stats.lines_split++;
-		s[mid] = '\0';
-		process_line(c, s, mid, -1, 0, false);
-		s[mid] = save;
-		s += mid;
-		len -= mid;
-		off = parse_timestamp(s, &ts, &caller);
+			c->stats.lines_split++;
+			s[mid] = '\0';
+			process_line(c, s, mid, -1, 0, false);
+			s[mid] = save;
+			s += mid;
+			len -= mid;
+			off = parse_timestamp(s, &ts, &caller);
+		}
 	}
 	process_line(c, s + off, len - off, ts, caller, truncated);
 }
