@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/verdict.h"
 #include "util/jsonx.h"
 #include "util/xalloc.h"
 
@@ -141,7 +142,7 @@ enum bisect_outcome bisect_sig_of(json_object *rec, struct bisect_sig *ret)
 		return BISECT_FAIL_SAME;
 	}
 	v = jsonx_str(rec, "verdict");
-	if (!v || is(v, "INFRA") || is(v, "INCOMPLETE") || is(v, "RUNNING"))
+	if (!verdict_name_kernel(v))
 		return BISECT_INFRA;
 	if (!is(v, "BOOTED")) {
 		json_object *p = first_problem(rec);

@@ -123,7 +123,7 @@ json_object *bootrec_build(const struct bootlog *bl, const struct bootrec *r)
 			       seconds_or_null(r->time_to_agent_end_s));
 	json_object_object_add(o, "timeline", r->timeline);
 	json_object_object_add(o, "memory", recjson_memory(bl));
-	recjson_add_str(o, "verdict", v ? boot_verdict_name(v->verdict) : "RUNNING");
+	recjson_add_str(o, "verdict", v ? boot_verdict_name(v->verdict) : VERDICT_RUNNING_NAME);
 	recjson_add_str(o, "reason", v ? v->reason : NULL);
 	if (v) {
 		json_object *e = json_object_new_object();

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/plan.h"
+#include "core/verdict.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
 
@@ -208,8 +209,7 @@ static void base_too(json_object *boots, json_object *cand, const char *arch,
 			return;
 	} else {
 		v = jsonx_str(base, "verdict");
-		if (!v || streq(v, "BOOTED") || streq(v, "INFRA") ||
-		    streq(v, "INCOMPLETE") || streq(v, "RUNNING"))
+		if (!verdict_name_kernel(v) || streq(v, "BOOTED"))
 			return;
 	}
 	strbuf_addf(sb, " (the base alone fails too: %s)",
@@ -246,14 +246,6 @@ static json_object *dropped_of(json_object *cfg,
 	return dropped;
 }
 
-/* A sample boot's verdict that is the kernel's: not null (not said), not
- * INFRA (the host's), not INCOMPLETE (interrupted). */
-static bool kernel_verdict(const char *v)
-{
-	return v && !streq(v, "INFRA") && !streq(v, "INCOMPLETE") &&
-	       !streq(v, "RUNNING");
-}
-
 /* The candidate booted the first time: did a later boot of its samples
  * (bootsamples: the same kernel again) end otherwise?  Then sb says which
  * and true: a candidate that fails one boot in three fails. */
@@ -266,7 +258,7 @@ static bool later_failed_boot(json_object *cand, struct strbuf *sb)
 		const char *v = json_object_get_string(jsonx_at(s, "verdicts", i));
 		json_object *c = jsonx_at(s, "consoles", i);
 
-		if (!kernel_verdict(v) || streq(v, "BOOTED"))
+		if (!verdict_name_kernel(v) || streq(v, "BOOTED"))
 			continue;
 		strbuf_addf(sb, "boot %zu of %zu: %s", i + 1, n, v);
 		if (c && json_object_is_type(c, json_type_string))
@@ -346,7 +338,7 @@ static bool decide_stages(json_object *o, json_object *boots, json_object *cand,
 		set_verdict(o, GROUPVERDICT_SKIP, "boot", sb.buf);
 		return true;
 	}
-	if (!v || streq(v, "INCOMPLETE") || streq(v, "RUNNING")) {
+	if (!v || verdict_name_cut(v)) {	/* !v: for the compiler */
 		set_verdict(o, GROUPVERDICT_SKIP, "boot",
 			    "the boot did not finish (run interrupted)");
 		return true;

@@ -8,6 +8,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "core/verdict.h"
 #include "core/xmlout.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
@@ -134,8 +135,7 @@ static void suite(struct w *w, json_object *rec)
 		else if (bres && !strcmp(bres, "skip"))
 			c.skipped++;
 		if (verdict && strcmp(verdict, "BOOTED")) {
-			if (!strcmp(verdict, "INFRA") ||
-			    !strcmp(verdict, "INCOMPLETE"))
+			if (!verdict_name_kernel(verdict))
 				c.errors++;
 			else
 				c.failures++;
@@ -189,8 +189,7 @@ static void suite(struct w *w, json_object *rec)
 					       "report"));
 		if (!strcmp(verdict, "BOOTED"))
 			res = "pass";
-		else if (!strcmp(verdict, "INFRA") ||
-			 !strcmp(verdict, "INCOMPLETE"))
+		else if (!verdict_name_kernel(verdict))
 			res = "error";
 		testcase(w, cls.buf, "boot", res, jsonx_text(rec, "reason"),
 			 det.len ? det.buf : NULL, &c);

@@ -7,6 +7,7 @@
 
 #include "core/groupverdict.h"
 #include "core/recjson.h"
+#include "core/verdict.h"
 #include "util/cleanup.h"
 #include "util/jsonx.h"
 #include "util/strbuf.h"
@@ -503,8 +504,7 @@ bool matrixrec_failed(json_object *rec)
 	if (is(jsonx_str(jsonx_get(rec, "config"), "result"), "fail") ||
 	    is(jsonx_str(jsonx_get(rec, "build"), "result"), "fail"))
 		return true;
-	if (v && !is(v, "BOOTED") && !is(v, "INFRA") && !is(v, "INCOMPLETE") &&
-	    !is(v, "RUNNING"))
+	if (verdict_name_kernel(v) && !is(v, "BOOTED"))
 		return true;
 	for (size_t i = 0; sc && i < json_object_array_length(sc); i++) {
 		const char *r = jsonx_str(json_object_array_get_idx(sc, i), "result");

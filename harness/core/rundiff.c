@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/runread.h"
+#include "core/verdict.h"
 #include "util/jsonx.h"
 #include "util/xalloc.h"
 
@@ -373,7 +374,7 @@ static bool finished(json_object *boot)
 {
 	const char *v = jsonx_str(boot, "verdict");
 
-	return ran(boot) && strcmp(v, "INCOMPLETE") && strcmp(v, "RUNNING");
+	return ran(boot) && !verdict_name_cut(v);
 }
 
 /*

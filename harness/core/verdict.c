@@ -33,6 +33,17 @@ int boot_verdict_from_string(const char *s, enum boot_verdict *ret)
 	return -EINVAL;
 }
 
+bool verdict_name_cut(const char *v)
+{
+	return !v || !strcmp(v, verdict_names[VERDICT_INCOMPLETE]) ||
+	       !strcmp(v, VERDICT_RUNNING_NAME);
+}
+
+bool verdict_name_kernel(const char *v)
+{
+	return !verdict_name_cut(v) && strcmp(v, verdict_names[VERDICT_INFRA]);
+}
+
 static const char *const boot_end_names[] = {
 	[BOOT_END_STOPPED] = "stopped",
 	[BOOT_END_PANIC_EVENT] = "panic-event",

@@ -35,6 +35,15 @@ const char *boot_verdict_name(enum boot_verdict v);
 /* 0 and -EINVAL; case-insensitive. */
 int boot_verdict_from_string(const char *s, enum boot_verdict *ret);
 
+/* The verdict a boot record carries while its boot is under way. */
+#define VERDICT_RUNNING_NAME "RUNNING"
+/* A record's verdict name says its boot did not finish: none, INCOMPLETE
+ * (the run was cut) or RUNNING. */
+bool verdict_name_cut(const char *v);
+/* A record's verdict name is the kernel's own: the boot finished and the
+ * host did not fail it (not cut, not INFRA). */
+bool verdict_name_kernel(const char *v);
+
 /* How the guest's life ended, as the harness saw it. */
 enum boot_end {
 	BOOT_END_STOPPED,	/* it stopped by itself (power-off/reboot) */

@@ -22,6 +22,7 @@
 #include "core/overlap.h"
 #include "core/recjson.h"
 #include "core/repro.h"
+#include "core/verdict.h"
 #include "engine/boot.h"
 #include "engine/bootsamples.h"
 #include "engine/buildstage.h"
@@ -932,7 +933,7 @@ static bool samples_cut(json_object *rec)
 	for (size_t i = 0; i < jsonx_len(s, "verdicts"); i++) {
 		const char *v = json_object_get_string(jsonx_at(s, "verdicts", i));
 
-		if (!v || !strcmp(v, "INCOMPLETE") || !strcmp(v, "RUNNING"))
+		if (verdict_name_cut(v))
 			return true;
 	}
 	return false;
@@ -961,8 +962,7 @@ static int reusable(const struct cand *c)
 		return 3;
 	if (!file_ok(jsonx_str(a, "bzImage")) || !file_ok(jsonx_str(a, "vmlinux")))
 		return 1;
-	if (!v || !strcmp(v, "INCOMPLETE") || !strcmp(v, "RUNNING") ||
-	    !strcmp(v, "INFRA") || samples_cut(c->old))
+	if (!verdict_name_kernel(v) || samples_cut(c->old))
 		return 2;
 	return 3;
 }

@@ -22,6 +22,39 @@ static const struct verdict_input clean = {
 	.timeout_s = 300,
 };
 
+/* What a record's verdict name says of the boot: each name of the enum,
+ * the record-only RUNNING, none. */
+static void test_verdict_names(void **state)
+{
+	static const struct {
+		const char *v;
+		bool cut, kernel;
+	} t[] = {
+		{ "BOOTED", false, true },   { "PANIC", false, true },
+		{ "PROBLEMS", false, true }, { "HUNG", false, true },
+		{ "CRASHED", false, true },  { "INFRA", false, false },
+		{ "INCOMPLETE", true, false }, { VERDICT_RUNNING_NAME, true, false },
+		{ NULL, true, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (verdict_name_cut(t[i].v) != t[i].cut ||
+		    verdict_name_kernel(t[i].v) != t[i].kernel)
+			fail_msg("%s: cut %d kernel %d", t[i].v ? t[i].v : "(none)",
+				 verdict_name_cut(t[i].v),
+				 verdict_name_kernel(t[i].v));
+	}
+	/* the enum has no name the table leaves out */
+	for (int v = 0; v <= VERDICT_INCOMPLETE; v++) {
+		bool found = false;
+
+		for (size_t i = 0; i + 1 < sizeof(t) / sizeof(t[0]); i++)
+			found |= !strcmp(t[i].v, boot_verdict_name(v));
+		assert_true(found);
+	}
+}
+
 static void test_booted(void **state)
 {
 	struct verdict v;
@@ -264,6 +297,7 @@ static void test_timeout_scaling(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_booted),
 		cmocka_unit_test(test_panic_outranks_end),
 		cmocka_unit_test(test_pvpanic_without_message),
