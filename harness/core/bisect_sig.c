@@ -149,9 +149,9 @@ enum bisect_outcome bisect_sig_of(json_object *rec, struct bisect_sig *ret)
 
 		sig_set(ret, "boot", v, jsonx_str(p, "signature"));
 		if (p && jsonx_str(p, "title")) {
-			ret->title = xstrdup(jsonx_str(p, "title"));
 			struct strbuf t = STRBUF_INIT;
 
+			ret->title = xstrdup(jsonx_str(p, "title"));
 			strbuf_addf(&t, "boot: %s (%s, signature %s)", v,
 				    jsonx_str(p, "title"),
 				    jsonx_str(p, "signature") ?: "?");

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "core/overlap.h"
 #include "core/report_html.h"
 
 #include <errno.h>
@@ -12,6 +11,7 @@
 #include <time.h>
 
 #include "core/console.h"
+#include "core/overlap.h"
 #include "core/repro.h"
 #include "core/report_parts.h"
 #include "core/runread.h"
@@ -389,12 +389,10 @@ static void render_header(struct report_page *h, xmlNodePtr body)
 		strbuf_addch(&sb, ')');
 		html_text(td, sb.buf);
 	}
-	if (jsonx_get(run, "times")) {
-		strbuf_reset(&sb);
-		overlap_times_line(jsonx_get(run, "times"), &sb);
-		if (sb.len)
-			html_text(html_row(t, "time"), sb.buf);
-	}
+	strbuf_reset(&sb);
+	overlap_times_line(jsonx_get(run, "times"), &sb);	/* "" without */
+	if (sb.len)
+		html_text(html_row(t, "time"), sb.buf);
 	if (host) {
 		td = html_row(t, "host");
 		if (!html_jtext(td, host, "hostname"))

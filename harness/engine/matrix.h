@@ -41,8 +41,8 @@
 #ifndef BP_MATRIX_H
 #define BP_MATRIX_H
 
-#include <signal.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 
 #include "adapters/virt.h"

@@ -585,6 +585,7 @@ static void test_times_line(void **state)
 	assert_true(want.len > 0);
 	assert_non_null(strstr(page, "<th>time</th>"));
 	assert_non_null(strstr(page, want.buf));
+	assert_non_null(strstr(page, "the 2 builds from clean alone took"));
 	json_object_put(doc);
 }
 
