@@ -209,4 +209,19 @@ if [ "$profile" = all ] && ! kernel_ok "$k32"; then
 		echo "setup: warning: could not fetch $kpkg:i386 into $k32 (needed by i386 tests only)" >&2
 	fi
 fi
+# The tests that boot Debian's own kernel (agent-distro, faults-qemu) boot
+# it with Debian's initramfs, which a kernel installed with INITRD=No (by
+# `setup.sh run` above, or by an earlier one) lacks: make it once.
+if [ "$profile" = all ]; then
+	for k in /boot/vmlinuz-*; do
+		[ -f "$k" ] || continue
+		r=${k#/boot/vmlinuz-}
+		[ -f "/boot/initrd.img-$r" ] && continue
+		echo "setup: making Debian's initramfs for $r (the tests boot Debian's kernel with it)"
+		if ! update-initramfs -c -k "$r" >/dev/null 2>&1; then
+			echo "setup: update-initramfs -c -k $r failed; the distro-kernel tests cannot run" >&2
+			exit 3
+		fi
+	done
+fi
 echo "setup: ready"
