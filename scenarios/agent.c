@@ -30,7 +30,6 @@ const struct agent_params *agent_params;
 bool agent_is_pid1;
 
 #define AGENT_VERSION "1"
-#define DMESG_PATH "/bootproof/dmesg.txt"
 
 static char setup_notes[4][KTAPFMT_LINE_MAX];
 static unsigned n_setup_notes;
@@ -181,12 +180,56 @@ static void pid1_setup(void)
 		setup_note("cannot bring lo up: %s", errname(errno));
 }
 
+/* How long a full channel may stay full before the log goes to disk. */
+#define CHANNEL_WAIT_MS 2000
+
+/*
+ * The log over the agent's channel (contract.h, BP_CHANNEL_DMESG).  The
+ * first write is the test of a host side: with none connected (a pty
+ * nobody opened) it cannot go, and nothing has been announced yet.
+ * 0, -ENOENT without the channel, -ENOTCONN without a host side, or what
+ * failed after the header (the host then finds the log short).
+ */
+static int send_dmesg(const char *buf, size_t len)
+{
+	char port[256], dev[300], head[64];
+	_cleanup_close_ int fd = -1;
+	int n, r;
+
+	if (!virtio_port_find(BP_CHANNEL_NAME, port, sizeof(port)))
+		return -ENOENT;
+	snprintf(dev, sizeof(dev), "/dev/%s", port);
+	fd = open(dev, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(head, sizeof(head), "%s%zu\n", BP_CHANNEL_DMESG, len);
+	r = (int)write(fd, head, (size_t)n);
+	if (r < 0)
+		return errno == EAGAIN ? -ENOTCONN : -errno;
+	if (r != n)
+		return -EIO;
+	return write_fd_all(fd, buf, len, CHANNEL_WAIT_MS);
+}
+
+static int write_dmesg_file(const char *buf, size_t len)
+{
+	_cleanup_close_ int fd = open(BP_DMESG_FILE ".tmp",
+				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				      0644);
+
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) < 0 ||
+	    rename(BP_DMESG_FILE ".tmp", BP_DMESG_FILE) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* The kernel's log, as dmesg(1) prints it, to the host: over the channel,
+ * else to a file on the root. */
 static void save_dmesg(void)
 {
 	_cleanup_free_ char *buf = NULL;
-	_cleanup_close_ int fd = -1;
 	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	int len;
+	int len, r, w;
 	size_t out = 0;
 
 	if (size <= 0)
@@ -219,15 +262,23 @@ static void save_dmesg(void)
 		memmove(buf + out, buf + start, (size_t)(i - start));
 		out += (size_t)(i - start);
 	}
-	fd = open(DMESG_PATH ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		  0644);
-	if (fd < 0 || write(fd, buf, out) != (ssize_t)out || fsync(fd) < 0 ||
-	    rename(DMESG_PATH ".tmp", DMESG_PATH) < 0) {
-		out_note("dmesg not saved to %s: %s", DMESG_PATH,
-			 errname(errno));
+	r = send_dmesg(buf, out);
+	if (r == 0) {
+		out_note("dmesg sent over %s (%zu bytes)", BP_CHANNEL_NAME,
+			 out);
 		return;
 	}
-	out_note("dmesg saved to %s (%zu bytes)", DMESG_PATH, out);
+	if (r != -ENOENT && r != -ENOTCONN)
+		out_note("dmesg over %s failed: %s (the host has part of it)",
+			 BP_CHANNEL_NAME, errname(-r));
+	if ((w = write_dmesg_file(buf, out)) < 0) {
+		out_note("dmesg not saved to %s: %s", BP_DMESG_FILE,
+			 errname(-w));
+		return;
+	}
+	out_note("dmesg saved to %s (%zu bytes; %s)", BP_DMESG_FILE, out,
+		 r == -ENOENT ? "no channel " BP_CHANNEL_NAME
+			      : "nobody reads the channel");
 }
 
 static void run_shell(void)

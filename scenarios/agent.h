@@ -146,6 +146,12 @@ int write_file(const char *path, const char *s);
  * the key allowed, as in /proc/lockdep_stats).  0/-errno. */
 int read_keyed(const char *path, const char *key, long *ret);
 bool path_exists(const char *path);
+/* The virtio-serial port named name ("vport0p2"): /sys/class/virtio-ports
+ * has it.  Ports appear asynchronously after the driver binds. */
+bool virtio_port_find(const char *name, char *port, size_t n);
+/* Write all of buf to fd; on a non-blocking fd, wait at most timeout_ms
+ * each time it is full.  0, -ETIMEDOUT or -errno. */
+int write_fd_all(int fd, const void *buf, size_t len, unsigned timeout_ms);
 /* statfs magic of the file system at path; 0 when it cannot be read. */
 unsigned long fs_magic(const char *path);
 /* Basename of the target of a symlink ("virtio_blk" for a driver link). */
@@ -182,7 +188,7 @@ void debug_state_report(void);
  * and every message logged during the window is read back from /dev/kmsg,
  * and the lines that look like a real kernel problem (WARNING, BUG, Oops,
  * lockups, ...) are printed as diagnostics of the check.  Nothing is lost:
- * the whole log is also saved in /bootproof/dmesg.txt.
+ * the whole log goes to the host as the boot's dmesg.txt (save_dmesg).
  */
 struct kmsg_window {
 	int fd;			/* /dev/kmsg positioned at the window start */

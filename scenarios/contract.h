@@ -137,5 +137,15 @@
  * scenario writes to it (then the kernel release). */
 #define BP_CHANNEL_NAME "org.bootproof.agent.0"
 #define BP_CHANNEL_LINE "bootproof-agent: channel ok "
+/*
+ * After the scenarios the agent sends the kernel's log (as dmesg(1)
+ * prints it) over the same channel: this header at the start of a line,
+ * the log's size in bytes and a newline, then the log itself.  The host
+ * keeps it as the boot's dmesg.txt (core/agentchan).  Without a connected
+ * channel (no host side, a LAVA boot) the agent writes the log to
+ * BP_DMESG_FILE on the root file system instead.
+ */
+#define BP_CHANNEL_DMESG "bootproof-agent: dmesg bytes "
+#define BP_DMESG_FILE "/bootproof/dmesg.txt"
 
 #endif

@@ -73,7 +73,7 @@ unsigned kmsg_quiet_end(struct kmsg_window *w, struct tctx *t)
 	close(w->fd);
 	w->fd = -1;
 	diag(t, "console quieted to errors during the expected OOM kill: "
-		"%u kernel log lines (in /bootproof/dmesg.txt), %u "
+		"%u kernel log lines (saved with the whole log at the end), %u "
 		"problem lines", lines, problems);
 	return problems;
 }

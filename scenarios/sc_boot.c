@@ -562,27 +562,6 @@ static enum check_result check_virtio_console(struct tctx *t)
  */
 #define AGENT_CHANNEL BP_CHANNEL_NAME
 
-static bool find_port(const char *want, char *port, size_t n)
-{
-	_cleanup_closedir_ DIR *d = opendir("/sys/class/virtio-ports");
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		char path[300], name[128] = "";
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name",
-			 e->d_name);
-		if (read_line(path, name, sizeof(name)) >= 0 &&
-		    !strcmp(name, want)) {
-			snprintf(port, n, "%s", e->d_name);
-			return true;
-		}
-	}
-	return false;
-}
-
 static enum check_result check_virtio_channel(struct tctx *t)
 {
 	char pcidir[300], drv[64], port[256] = "", dev[300];
@@ -596,7 +575,7 @@ static enum check_result check_virtio_channel(struct tctx *t)
 				     "virtio_console");
 	/* Ports are added asynchronously after the driver binds. */
 	end = now_s() + 5;
-	while (!find_port(AGENT_CHANNEL, port, sizeof(port)) && now_s() < end)
+	while (!virtio_port_find(AGENT_CHANNEL, port, sizeof(port)) && now_s() < end)
 		sleep_ms(100);
 	if (!port[0])
 		return skip(t, "no virtio-serial port named " AGENT_CHANNEL

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -159,6 +160,56 @@ int read_keyed(const char *path, const char *key, long *ret)
 bool path_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
+}
+
+bool virtio_port_find(const char *name, char *port, size_t n)
+{
+	_cleanup_closedir_ DIR *d = opendir("/sys/class/virtio-ports");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], have[128] = "";
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name",
+			 e->d_name);
+		if (read_line(path, have, sizeof(have)) >= 0 &&
+		    !strcmp(have, name)) {
+			snprintf(port, n, "%s", e->d_name);
+			return true;
+		}
+	}
+	return false;
+}
+
+int write_fd_all(int fd, const void *buf, size_t len, unsigned timeout_ms)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w > 0) {
+			p += w;
+			len -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+			int r = poll(&pfd, 1, (int)timeout_ms);
+
+			if (r == 0)
+				return -ETIMEDOUT;
+			if (r < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
+		return w < 0 ? -errno : -EIO;
+	}
+	return 0;
 }
 
 unsigned long fs_magic(const char *path)

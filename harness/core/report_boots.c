@@ -299,6 +299,8 @@ static const char *file_label(const char *key)
 		return "gdb transcript (kgdb)";
 	if (!strcmp(key, "channel"))
 		return "agent channel (virtio-serial)";
+	if (!strcmp(key, "dmesg"))
+		return "kernel log (dmesg)";
 	return key;
 }
 

@@ -18,6 +18,7 @@
 #include "../scenarios/contract.h"
 #include "adapters/gdb.h"
 #include "adapters/proc.h"
+#include "core/agentchan.h"
 #include "core/bootlog.h"
 #include "core/bootrec.h"
 #include "core/console.h"
@@ -42,8 +43,9 @@
 #define MAX_SCENARIOS 32
 /* console.log keeps at most this much of what the guest printed. */
 #define CONSOLE_LOG_MAX (64 << 20)
-/* What is read of the agent's channel file (the agent writes one line). */
-#define CHANNEL_READ_MAX (64 << 10)
+/* What is read of the agent's channel file: the boot scenario's line and
+ * the kernel's log (a log buffer is at most 32 MiB, LOG_BUF_SHIFT 25). */
+#define CHANNEL_READ_MAX (40 << 20)
 /* Least time between two records handed to on_update. */
 #define UPDATE_MIN_MS 1000
 
@@ -70,9 +72,12 @@ struct session {
 	/* the agent's virtio-serial channel, a file in the stage directory */
 	char *channel_path;	/* NULL: not attached as a file */
 	bool channel_read;	/* read after the guest ended */
-	long long channel_bytes;
+	long long channel_bytes;	/* without the kernel's log */
 	bool channel_line;	/* the agent's line arrived */
 	char *channel_file;	/* its copy in run_dir (file name), or NULL */
+	/* the kernel's log the agent sent over it (core/agentchan) */
+	char *dmesg_file;	/* in run_dir (file name), or NULL */
+	long long dmesg_bytes, dmesg_announced;	/* announced: -1 none */
 	/* scenarios asked for */
 	char *scen_buf;
 	const char *scen[MAX_SCENARIOS];
@@ -338,7 +343,7 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 				 size_t *ret_failed)
 {
 	const struct boot_request *r = s->req;
-	json_object *sc, *files;
+	json_object *sc, *files, *rec;
 	size_t failed = 0;
 	char buf[64];
 	struct bootrec br = {
@@ -386,10 +391,26 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 		recjson_add_str(files, "kgdb", s->kgdb_file);
 	if (s->channel_file)
 		recjson_add_str(files, "channel", s->channel_file);
+	if (s->dmesg_file)
+		recjson_add_str(files, "dmesg", s->dmesg_file);
 	br.files = files;
 	if (ret_failed)
 		*ret_failed = failed;
-	return bootrec_build(s->bl, &br);
+	rec = bootrec_build(s->bl, &br);
+	if (rec && s->dmesg_announced >= 0) {
+		json_object *d = json_object_new_object();
+
+		json_object_object_add(d, "bytes",
+				       json_object_new_int64(s->dmesg_bytes));
+		json_object_object_add(d, "announced",
+				       json_object_new_int64(s->dmesg_announced));
+		json_object_object_add(
+			d, "complete",
+			json_object_new_boolean(s->dmesg_bytes ==
+						s->dmesg_announced));
+		json_object_object_add(rec, "dmesg", d);
+	}
+	return rec;
 }
 
 static void maybe_update(struct session *s)
@@ -885,20 +906,37 @@ static void finish(struct session *s, enum boot_end forced, const char *why,
 	progress(s, "verdict %s: %s", boot_verdict_name(v.verdict), v.reason);
 }
 
+/* Keep len bytes as <prefix>NAME in the run directory: the file name, or
+ * NULL when it could not be written. */
+static char *keep_file(const struct session *s, const char *what,
+		       const void *buf, size_t len)
+{
+	const struct boot_request *r = s->req;
+	_cleanup_free_ char *path = NULL;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s%s", r->prefix ? r->prefix : "", what);
+	path = path_join(r->run_dir, name);
+	if (!path || write_file_atomic(path, buf, len, 0644) < 0)
+		return NULL;
+	return strdup(name);
+}
+
 /*
  * After the guest: what it wrote to the agent's channel (QEMU's file
- * chardev in the stage directory), kept as <prefix>channel.log in the run
- * directory (the first CHANNEL_READ_MAX bytes).  A file QEMU never created
+ * chardev in the stage directory, the first CHANNEL_READ_MAX bytes): the
+ * kernel's log it carries is kept as <prefix>dmesg.txt, the rest as
+ * <prefix>channel.log in the run directory.  A file QEMU never created
  * is an empty channel.
  */
 static void read_channel(struct session *s)
 {
-	const struct boot_request *r = s->req;
 	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL, *copy = NULL;
-	char name[64];
+	_cleanup_free_ char *buf = NULL;
+	struct agentchan c;
+	struct strbuf rest = STRBUF_INIT;
 	struct stat st;
-	ssize_t n = 0;
+	size_t n = 0, want;
 
 	if (!s->channel_path)
 		return;
@@ -906,24 +944,37 @@ static void read_channel(struct session *s)
 	fd = open(s->channel_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return;
-	s->channel_bytes = st.st_size;
-	buf = malloc(CHANNEL_READ_MAX);
+	want = st.st_size < CHANNEL_READ_MAX ? (size_t)st.st_size
+					      : CHANNEL_READ_MAX;
+	buf = malloc(want + 1);
 	if (!buf)
 		return;
-	while (n < CHANNEL_READ_MAX) {
-		ssize_t k = read(fd, buf + n, CHANNEL_READ_MAX - (size_t)n);
+	while (n < want) {
+		ssize_t k = read(fd, buf + n, want - n);
 		if (k <= 0)
 			break;
-		n += k;
+		n += (size_t)k;
 	}
-	if (!n)
-		return;
-	s->channel_line = memmem(buf, (size_t)n, BP_CHANNEL_LINE,
+	agentchan_split(buf, n, &c);
+	strbuf_add(&rest, c.before, c.before_len);
+	if (c.after_len)
+		strbuf_add(&rest, c.after, c.after_len);
+	s->channel_bytes = (long long)rest.len;
+	s->channel_line = rest.len &&
+			  memmem(rest.buf, rest.len, BP_CHANNEL_LINE,
 				 strlen(BP_CHANNEL_LINE)) != NULL;
-	snprintf(name, sizeof(name), "%schannel.log", r->prefix ? r->prefix : "");
-	copy = path_join(r->run_dir, name);
-	if (copy && write_file_atomic(copy, buf, (size_t)n, 0644) == 0)
-		s->channel_file = strdup(name);
+	if (rest.len)
+		s->channel_file = keep_file(s, "channel.log", rest.buf, rest.len);
+	strbuf_release(&rest);
+	s->dmesg_announced = c.dmesg_announced;
+	if (c.dmesg) {
+		s->dmesg_bytes = (long long)c.dmesg_len;
+		s->dmesg_file = keep_file(s, "dmesg.txt", c.dmesg, c.dmesg_len);
+		if (!agentchan_dmesg_complete(&c))
+			progress(s, "the kernel's log is short: %zu of %lld "
+				    "bytes arrived over the channel",
+				 c.dmesg_len, c.dmesg_announced);
+	}
 }
 
 /* The firmware of a direct kernel boot: the arch's fast one when the host
@@ -1012,7 +1063,7 @@ static int boot_attempt(const struct boot_request *req_in,
 {
 	struct boot_request req = *req_in;
 	struct session s = { .req = &req, .t_init = -1, .t_done = -1,
-			     .stage_lock = -1 };
+			     .stage_lock = -1, .dmesg_announced = -1 };
 	static const struct bootlog_ops bops = {
 		.on_line = on_line,
 		.on_milestone = on_milestone,
@@ -1101,6 +1152,7 @@ out:
 	free(s.channel_path);
 	free(s.serial_log);
 	free(s.channel_file);
+	free(s.dmesg_file);
 	free(s.log_path);
 	return ret->record ? 0 : -ENOMEM;
 }

@@ -5,6 +5,9 @@
 # a small initramfs is built here: i386 busybox + those modules, mount
 # /dev/vda, switch_root to /bootproof/agent.  Expected: boot, bpf, cgroups,
 # userfaultfd (write-protect SKIP: not on i386) and mm pass, kgdb SKIP.
+# The guest has no agent channel (as on a LAVA lab): the boot scenario's
+# channel check says SKIP with the reason and the agent keeps the kernel's
+# log in /bootproof/dmesg.txt on the root instead.
 #
 # Needs Debian's linux-image-<newest>-686-pae:i386 and busybox-static:i386
 # unpacked (never committed) into i386-kernel/ and i386-busybox/ of the
@@ -26,7 +29,7 @@ busybox=$dir/i386-busybox/bin/busybox
 rel=${kernel##*/vmlinuz-}
 moddir=$dir/i386-kernel/lib/modules/$rel
 [ -d "$moddir" ] || skip "no modules in $moddir"
-need qemu-system-i386 mkfs.ext4 depmod cpio gzip perl timeout
+need qemu-system-i386 mkfs.ext4 depmod debugfs cpio gzip perl timeout
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/bp-agent-i386.XXXXXX")
 cleanup() { [ "${BP_KEEP:-0}" = 1 ] && echo "kept $work" || rm -rf "$work"; }
@@ -79,7 +82,7 @@ copy_modules "$moddir" "$dep" "$work/root" "$rel" virtio_pci virtio_blk \
 mkimage "$work/root" "$work/root.img" >/dev/null
 
 start=$(date +%s)
-boot_qemu i386 "$kernel" "$work/initrd.gz" "$work/root.img" \
+BP_NO_CHANNEL=1 boot_qemu i386 "$kernel" "$work/initrd.gz" "$work/root.img" \
 	"root=/dev/vda rw console=ttyS0 panic=-1 psi=1 bootproof.scenarios=boot,bpf,cgroups,userfaultfd,kgdb,mm bootproof.timeout=120 bootproof.cpus=2 bootproof.mem_mib=1024" \
 	"$work" 900
 q=$?
@@ -100,6 +103,12 @@ expect "$log" 5 kgdb 'ok 5 kgdb # SKIP CONFIG_KGDB not set'
 expect "$log" 6 mm 'ok 6 mm$'
 grep -q '^# bootproof-agent: done' "$log" || bad "no '# bootproof-agent: done'"
 grep -q 'reboot: Power down' "$log" || bad "no 'reboot: Power down'"
+grep -q '^    ok [0-9]* virtio_channel # SKIP no virtio-serial port named org.bootproof.agent.0' "$log" ||
+	bad "virtio_channel should be SKIP without the channel"
+grep -q '^# bootproof-agent: dmesg saved to /bootproof/dmesg.txt ([0-9]* bytes; no channel org.bootproof.agent.0)' "$log" ||
+	bad "the agent did not say it kept the log on the root"
+debugfs -R 'cat /bootproof/dmesg.txt' "$work/root.img" 2>/dev/null |
+	grep -q "Linux version $rel" || bad "/bootproof/dmesg.txt not saved"
 if [ -n "${BOOTPROOF:-}" ] && [ -x "$BOOTPROOF" ]; then
 	"$BOOTPROOF" triage "$work/console.log" >"$work/triage.txt" 2>&1
 	t=$?

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "adapters/proc.h"
+#include "core/agentchan.h"
 #include "engine/boot.h"
 #include "boot_fixture.h"
 #include "fake_domain.h"
@@ -487,6 +488,99 @@ static void test_channel(void **state)
 	proc_set_dry_run(NULL, NULL);
 }
 
+/* The kernel's log over the channel, from a real boot
+ * (tests/data/boot/debian61-dmesg-*: its console and the file QEMU kept
+ * behind the channel): the host keeps the boot scenario's line as channel.log
+ * and the log as dmesg.txt, and says whether all of the log arrived. */
+static void test_channel_dmesg(void **state)
+{
+	_cleanup_free_ char *log = NULL, *raw_path = NULL, *kept = NULL,
+			    *kept_log = NULL;
+	_cleanup_strbuf_ struct strbuf raw = STRBUF_INIT, got = STRBUF_INIT,
+				       dmesg = STRBUF_INIT;
+	struct fake_domain f = { .end = GUEST_SHUTOFF };
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
+	struct boot_outcome o;
+	struct agentchan c;
+	json_object *d, *ch;
+	double num;
+	int calls = 0;
+
+	assert_true(asprintf(&log, "%s/boot/debian61-dmesg-console.log", TEST_DATA) > 0);
+	assert_true(asprintf(&raw_path, "%s/boot/debian61-dmesg-channel.raw",
+			     TEST_DATA) > 0);
+	assert_true(strbuf_read_file(&raw, raw_path, 0) > 0);
+	agentchan_split(raw.buf, raw.len, &c);
+	assert_true(agentchan_dmesg_complete(&c));
+	assert_true(c.dmesg_len > 4096);
+	f.log = log;
+	f.channel_text = raw.buf;
+	fake_domain_use(&f);
+	proc_set_dry_run(fake_qemu_img, &calls);
+	r.image = "/images/root.img";
+	r.scenarios = "boot,bpf,cgroups,userfaultfd,mm,kgdb";
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.exit_code, 0);
+	assert_string_equal(jsonx_text(scenario(o.record, "boot"), "result"), "pass");
+	ch = jsonx_get(jsonx_get(scenario(o.record, "boot"), "host"), "channel");
+	assert_true(jsonx_num(ch, "bytes", &num));
+	assert_int_equal(num, c.before_len);
+	assert_string_equal(jsonx_text(jsonx_get(o.record, "files"), "dmesg"),
+			    "dmesg.txt");
+	d = jsonx_get(o.record, "dmesg");
+	assert_true(jsonx_num(d, "bytes", &num));
+	assert_int_equal(num, c.dmesg_len);
+	assert_true(jsonx_num(d, "announced", &num));
+	assert_int_equal(num, c.dmesg_len);
+	assert_true(jsonx_bool(d, "complete", false));
+	kept = path_join(fx.run_dir, "channel.log");
+	assert_true(strbuf_read_file(&got, kept, 0) > 0);
+	assert_int_equal(got.len, c.before_len);
+	assert_non_null(strstr(got.buf, "bootproof-agent: channel ok "));
+	assert_null(strstr(got.buf, "Linux version"));
+	kept_log = path_join(fx.run_dir, "dmesg.txt");
+	assert_true(strbuf_read_file(&dmesg, kept_log, 0) > 0);
+	assert_int_equal(dmesg.len, c.dmesg_len);
+	assert_memory_equal(dmesg.buf, c.dmesg, c.dmesg_len);
+	assert_non_null(strstr(dmesg.buf, "Linux version"));
+	json_object_put(o.record);
+	free(f.xml);
+
+	/* The guest went before all of it arrived: what did is kept, and the
+	 * record says it is short. */
+	unlink(kept_log);
+	strbuf_setlen(&raw, raw.len - 1000);
+	f = (struct fake_domain){ .log = log, .end = GUEST_SHUTOFF,
+				  .channel_text = raw.buf };
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	d = jsonx_get(o.record, "dmesg");
+	assert_true(jsonx_num(d, "bytes", &num));
+	assert_int_equal(num, c.dmesg_len - 1000);
+	assert_true(jsonx_num(d, "announced", &num));
+	assert_int_equal(num, c.dmesg_len);
+	assert_false(jsonx_bool(d, "complete", true));
+	strbuf_release(&dmesg);
+	assert_true(strbuf_read_file(&dmesg, kept_log, 0) > 0);
+	assert_int_equal(dmesg.len, c.dmesg_len - 1000);
+	json_object_put(o.record);
+	free(f.xml);
+
+	/* No log sent (an agent of before, or one that kept it on disk): no
+	 * file, no record. */
+	unlink(kept_log);
+	f = (struct fake_domain){ .log = log, .end = GUEST_SHUTOFF,
+				  .channel_text = "bootproof-agent: channel ok 6.1.0-57-amd64\n" };
+	fake_domain_use(&f);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_null(jsonx_get(o.record, "dmesg"));
+	assert_null(jsonx_text(jsonx_get(o.record, "files"), "dmesg"));
+	assert_int_equal(access(kept_log, F_OK), -1);
+	json_object_put(o.record);
+	free(f.xml);
+	proc_set_dry_run(NULL, NULL);
+}
+
 /* A real kgdbts run (tests/data/boot/k612-kgdbts.log): the kernel's kgdb
  * self-test failed its hardware breakpoint tests under TCG.  The kgdb
  * scenario fails and says which tests, and the WARNINGs kgdbts raised make
@@ -711,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_agent_run),
 		cmocka_unit_test(test_channel),
+		cmocka_unit_test(test_channel_dmesg),
 		cmocka_unit_test(test_kgdbts_run),
 		cmocka_unit_test(test_agent_cut),
 	};
