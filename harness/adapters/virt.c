@@ -25,6 +25,9 @@
 #define STREAM_EOF_GRACE_MS 3000
 /* After SIGKILL, how long to wait for the orphaned QEMU to be gone. */
 #define KILL_WAIT_MS 5000
+/* After the guest shut down and its console ended, how long QEMU may take
+ * to exit before the guest's end is left to libvirt's stop event. */
+#define QEMU_EXIT_WAIT_MS 250
 
 struct guest {
 	virConnectPtr conn;
@@ -36,6 +39,9 @@ struct guest {
 	bool stream_eof;	/* ... really seen, not assumed after a drain */
 	bool destroyed_by_us;
 	bool lost;		/* libvirtd went away: it cannot destroy the guest */
+	bool shutdown_seen;	/* libvirt said the guest shut down (or reset) */
+	bool exit_checked;	/* ... and whether its QEMU exited was looked at */
+	bool qemu_exited;	/* its QEMU is gone: nothing left to destroy */
 	char name[256];		/* the domain's name */
 	pid_t qemu_pid;		/* the guest's QEMU, 0 while unknown */
 
@@ -93,6 +99,9 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 	struct guest *g = opaque;
 
 	switch (event) {
+	case VIR_DOMAIN_EVENT_SHUTDOWN:
+		g->shutdown_seen = true;
+		break;
 	case VIR_DOMAIN_EVENT_CRASHED:
 		set_pending(g, GUEST_CRASHED,
 			    detail == VIR_DOMAIN_EVENT_CRASHED_PANICKED
@@ -430,9 +439,44 @@ static void run_loop(struct guest *g, int timeout_ms,
 		virEventRemoveTimeout(t);
 }
 
+/* The guest shut down and its console ended: whether its QEMU exited is
+ * to be looked at. */
+static bool shutdown_ended(const struct guest *g)
+{
+	return g->shutdown_seen && g->stream_eof && !g->pending_set &&
+	       !g->exit_checked;
+}
+
 static bool has_news(struct guest *g)
 {
-	return g->out.len || (g->pending_set && g->stream_done);
+	return g->out.len || (g->pending_set && g->stream_done) ||
+	       shutdown_ended(g);
+}
+
+/*
+ * A guest that shut down (libvirt's SHUTDOWN event: a power-off, or a
+ * reset the domain turns into its end) ends with its QEMU.  libvirt 9.0
+ * reports the stop only after a check of that QEMU (virProcessKill-
+ * PainfullyDelay), which finds the exiting process not yet reaped and
+ * sleeps 200 ms before it looks again: every boot would wait for that.
+ * So once the console has ended and the guest's QEMU is gone (or a
+ * zombie), the guest is shut off here, and libvirtd finishes its own
+ * clean-up of the domain by itself.  Without the QEMU's pid (another
+ * host, another user) the stop event is waited for, as before.
+ */
+static void check_qemu_exit(struct guest *g)
+{
+	long long end = clock_mono_ms() + QEMU_EXIT_WAIT_MS;
+
+	g->exit_checked = true;
+	if (!g->qemu_pid)
+		return;
+	while (is_running(g->qemu_pid) && clock_mono_ms() < end)
+		usleep(2 * 1000);
+	if (is_running(g->qemu_pid))
+		return;
+	g->qemu_exited = true;
+	set_pending(g, GUEST_SHUTOFF, "guest shut down");
 }
 
 static bool stream_finished(struct guest *g)
@@ -444,6 +488,8 @@ static int guest_poll(struct guest *g, int timeout_ms, struct guest_event *ret)
 {
 	strbuf_reset(&g->out);
 	run_loop(g, timeout_ms, has_news);
+	if (!g->out.len && shutdown_ended(g))
+		check_qemu_exit(g);
 
 	/* Stopped but the console still open: let it drain a little. */
 	if (!g->out.len && g->pending_set && !g->stream_done) {
@@ -469,7 +515,7 @@ static int guest_destroy(struct guest *g)
 {
 	int active, r;
 
-	if (!g || !g->dom)
+	if (!g || !g->dom || g->qemu_exited)
 		return 0;
 	/* libvirtd is gone (or does not answer): QEMU is ours to end. */
 	if (g->lost || virConnectIsAlive(g->conn) != 1) {
