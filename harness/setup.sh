@@ -9,11 +9,12 @@
 set -u
 
 # What `bootproof run` needs (make demo): build bootproof and its guest
-# agent (gcc-multilib for i386), build kernels, boot them under libvirt,
+# agent (gcc-multilib for i386; zlib, static, for both arches: the agent
+# reads /proc/config.gz itself), build kernels, boot them under libvirt,
 # build images with libguestfs (linux-image-amd64: its appliance kernel on
 # a host that has none in /boot), gdb for the kgdb scenario.
 PKGS_RUN="
-build-essential pkg-config make gcc gcc-multilib
+build-essential pkg-config make gcc gcc-multilib zlib1g-dev lib32z1-dev
 qemu-system-x86 qemu-utils
 libvirt-daemon-system libvirt-clients libvirt-dev
 libguestfs-tools libguestfs-dev
