@@ -461,7 +461,8 @@ static bool has_news(struct guest *g)
  * sleeps 200 ms before it looks again: every boot would wait for that.
  * So once the console has ended and the guest's QEMU is gone (or a
  * zombie), the guest is shut off here, and libvirtd finishes its own
- * clean-up of the domain by itself.  Without the QEMU's pid (another
+ * clean-up of the domain by itself (.state_files say when it is done:
+ * the engine leaves the guest's files until then).  Without the QEMU's pid (another
  * host, another user) the stop event is waited for, as before.
  */
 static void check_qemu_exit(struct guest *g)
@@ -580,9 +581,34 @@ static void guest_free(struct guest *g)
 	free(g);
 }
 
+/*
+ * libvirtd keeps <name>.xml and <name>.pid in its run directory while a
+ * domain is active, and removes them last when it stops one, after it
+ * restored the owners of the domain's files (qemuProcessStop): the
+ * system instance's, or a session's under XDG_RUNTIME_DIR.
+ */
+static size_t guest_state_files(const char *name, char (*files)[PATH_MAX],
+				size_t max)
+{
+	static const char *const ext[] = { "xml", "pid" };
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	size_t n = 0;
+
+	for (size_t i = 0; i < ELEMENTSOF(ext); i++) {
+		if (n < max)
+			snprintf(files[n++], PATH_MAX, "/run/libvirt/qemu/%s.%s",
+				 name, ext[i]);
+		if (rt && *rt && n < max)
+			snprintf(files[n++], PATH_MAX,
+				 "%s/libvirt/qemu/run/%s.%s", rt, name, ext[i]);
+	}
+	return n;
+}
+
 const struct domain_ops virt_domain_ops = {
 	.start = guest_start,
 	.poll = guest_poll,
 	.destroy = guest_destroy,
 	.free = guest_free,
+	.state_files = guest_state_files,
 };

@@ -13,6 +13,7 @@
 #ifndef BP_VIRT_H
 #define BP_VIRT_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "util/strbuf.h"
@@ -59,6 +60,16 @@ struct domain_ops {
 	int (*destroy)(struct guest *g);
 	/* Release everything (destroys the guest first).  Accepts NULL. */
 	void (*free)(struct guest *g);
+	/*
+	 * The files whose existence says libvirt still holds the domain
+	 * called name: it runs, or libvirtd is still cleaning up after its
+	 * end (restoring the owners of the files it ran with), which it
+	 * does after a guest that shut down has been reported ended
+	 * (virt.c).  The guest's own files must stay while one of them
+	 * exists.  Fills at most max paths, returns how many; NULL: none.
+	 */
+	size_t (*state_files)(const char *name, char (*files)[PATH_MAX],
+			      size_t max);
 };
 
 extern const struct domain_ops virt_domain_ops;

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +62,7 @@ struct session {
 	bool log_cut;		/* console.log reached CONSOLE_LOG_MAX */
 	char *log_path;
 	int stage_lock;		/* flock on <stage_dir>.lock while we run */
+	bool stage_ended;	/* stage_end() ran */
 	long long t0, t_init, t_done, panic_at, last_update;
 	bool updated;
 	/* kgdb */
@@ -474,14 +478,38 @@ static int free_port(void)
 	return port > 0 ? port : -EADDRNOTAVAIL;
 }
 
+/* How many of libvirt's files say it holds a domain (domain_ops). */
+#define STATE_FILES_MAX 4
+/* How long a stage waits for libvirt to let go of its domain. */
+#define RELEASE_WAIT_MS 30000
+
+static bool any_exists(char (*files)[PATH_MAX], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (access(files[i], F_OK) == 0)
+			return true;
+	return false;
+}
+
+/* libvirt still holds the domain called name (domain_ops.state_files). */
+static bool held(const struct domain_ops *ops, const char *name)
+{
+	char files[STATE_FILES_MAX][PATH_MAX];
+
+	return ops->state_files && name &&
+	       any_exists(files, ops->state_files(name, files, STATE_FILES_MAX));
+}
+
 /*
  * A staging directory lives as long as its run holds <dir>.lock (flock).
  * A run killed with SIGKILL cannot remove its directory (kernel, initrd,
  * overlay: tens of MiB): the next run removes every directory beside its
  * own whose lock nobody holds.  A directory without a lock file is left
- * alone: it may belong to a run between creating its lock and locking it.
+ * alone: it may belong to a run between creating its lock and locking it,
+ * and so is one whose domain libvirt still holds (domain_ops.state_files;
+ * the directory is named after its domain): stage_end() leaves those.
  */
-static void sweep_stale_stages(const char *parent)
+static void sweep_stale_stages(const char *parent, const struct domain_ops *ops)
 {
 	_cleanup_closedir_ DIR *d = opendir(parent);
 	struct dirent *de;
@@ -499,6 +527,8 @@ static void sweep_stale_stages(const char *parent)
 		if (fd < 0)
 			continue;
 		dir = strndup(lock, strlen(lock) - 5);
+		if (dir && strrchr(dir, '/') && held(ops, strrchr(dir, '/') + 1))
+			continue;
 		if (dir && rm_rf(dir) == 0) {
 			unlink(lock);
 			log_debug("removed %s (left by a run that was killed)",
@@ -524,7 +554,7 @@ static int stage_lock(struct session *s, struct strbuf *err)
 		strbuf_addf(err, "cannot create %s: %s", parent, strerror(-e));
 		return e;
 	}
-	sweep_stale_stages(parent);
+	sweep_stale_stages(parent, s->req->ops);
 	s->stage_lock = lockfile_take(lock, LOCKFILE_NOFOLLOW,
 				      s->req->interrupted);
 	if (s->stage_lock < 0) {
@@ -544,6 +574,90 @@ static void stage_unlock(struct session *s)
 	if (asprintf(&lock, "%s.lock", s->req->stage_dir) >= 0)
 		unlink(lock);
 	lockfile_release(&s->stage_lock);
+}
+
+/*
+ * Remove the staged files once libvirt let go of the domain, in a
+ * process of its own so that the boot does not wait for it: forked twice
+ * (nobody has to reap it) and, as this process has libvirt's threads,
+ * doing only what is safe after a fork.  The stage's files (a flat
+ * directory) are listed before.  Its lock file stays until the end, so a
+ * stage it could not remove (libvirt held it past RELEASE_WAIT_MS, the
+ * process was killed) is the next boot's sweep's.
+ */
+static void release_later(const char *dir, char (*files)[PATH_MAX], size_t nf)
+{
+	_cleanup_closedir_ DIR *d = opendir(dir);
+	char paths[16][PATH_MAX], lock[PATH_MAX];
+	size_t np = 0;
+	struct dirent *de;
+	pid_t pid;
+
+	while (d && (de = readdir(d)) && np < ELEMENTSOF(paths))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			snprintf(paths[np++], PATH_MAX, "%s/%s", dir, de->d_name);
+	snprintf(lock, sizeof(lock), "%s.lock", dir);
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (pid > 0) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return;
+	}
+	if (fork() != 0)
+		_exit(0);
+	setsid();
+	{
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		syscall(SYS_close_range, 3, ~0U, 0);
+	}
+	for (unsigned waited = 0;
+	     any_exists(files, nf) && waited < RELEASE_WAIT_MS; waited += 20) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (!any_exists(files, nf)) {
+		for (size_t i = 0; i < np; i++)
+			unlink(paths[i]);
+		if (rmdir(dir) == 0)
+			unlink(lock);
+	}
+	_exit(0);
+}
+
+/*
+ * After the guest: its staged files go, and when libvirt still holds its
+ * domain (a guest that shut down is reported ended before libvirtd has
+ * restored the owners of its files, virt.c) they go as soon as libvirt
+ * let go of it, without the boot waiting for that (release_later).
+ */
+static void stage_end(struct session *s)
+{
+	const struct boot_request *r = s->req;
+	char files[STATE_FILES_MAX][PATH_MAX];
+	size_t nf;
+
+	if (s->stage_ended)
+		return;
+	s->stage_ended = true;
+	nf = r->ops->state_files && r->name
+		     ? r->ops->state_files(r->name, files, STATE_FILES_MAX)
+		     : 0;
+	if (s->stage_lock >= 0 && any_exists(files, nf)) {
+		lockfile_release(&s->stage_lock);
+		release_later(r->stage_dir, files, nf);
+		return;
+	}
+	rm_rf(r->stage_dir);
+	stage_unlock(s);
 }
 
 static int stage_files(struct session *s, char **ret_kernel,
@@ -1134,7 +1248,7 @@ static int boot_attempt(const struct boot_request *req_in,
 	read_channel(&s);
 	req.ops->free(s.g);
 	s.g = NULL;
-	rm_rf(req.stage_dir);
+	stage_end(&s);
 	timeline_end(&s.tl, clock_mono_ms());
 	finish(&s, s.end, NULL, ret);
 out:
@@ -1142,8 +1256,7 @@ out:
 		req.ops->free(s.g);
 	if (s.log)
 		fclose(s.log);
-	rm_rf(req.stage_dir);
-	stage_unlock(&s);
+	stage_end(&s);
 	bootlog_free(s.bl);
 	free(s.scen_buf);
 	free(s.cmdline);

@@ -47,7 +47,9 @@ struct boot_request {
 	unsigned memory_mib, vcpus; /* 0: 1024, 2 */
 	const char *run_dir;	/* existing: console.log etc. go here */
 	const char *prefix;	/* file name prefix in run_dir, "" for none */
-	const char *stage_dir;	/* created, and removed at the end */
+	/* created, and removed at the end (or left for a later boot's sweep
+	 * while libvirt still holds the domain); named after the domain */
+	const char *stage_dir;
 	const struct domain_ops *ops; /* NULL: virt_domain_ops */
 	volatile sig_atomic_t *interrupted; /* set by a signal handler */
 	/* A boot whose QEMU died by itself (a QEMU or host fault, never the

@@ -96,6 +96,64 @@ static void test_clean_boot(void **state)
 	free(f.xml);
 }
 
+/* A guest reported ended while libvirt still cleans up after it (virt.c:
+ * a guest that shut down): its staged files stay while libvirt holds the
+ * domain, go by themselves as soon as it lets go (a process of their
+ * own: the boot does not wait), and a boot beside it leaves them alone. */
+static bool gone_within(const char *path, unsigned ms)
+{
+	for (unsigned t = 0; t < ms; t += 10) {
+		if (access(path, F_OK) < 0)
+			return true;
+		usleep(10 * 1000);
+	}
+	return access(path, F_OK) < 0;
+}
+
+static void test_stage_held(void **state)
+{
+	_cleanup_free_ char *log = data("debian61-boot.log");
+	_cleanup_free_ char *lock = NULL, *parent = strdup(fx.stage_dir);
+	_cleanup_free_ char *other = NULL, *marker = NULL;
+	struct fake_domain f = { .log = log, .end = GUEST_SHUTOFF,
+				 .end_reason = "guest shut down" };
+	struct boot_request r = boot_fixture_req(&fx, "bootproof-test");
+	struct boot_request r2;
+	struct boot_outcome o;
+
+	assert_true(asprintf(&lock, "%s.lock", fx.stage_dir) > 0);
+	*strrchr(parent, '/') = '\0';
+	other = path_join(parent, "bootproof-other");
+	marker = path_join(fx.dir, "libvirt-holds-it");
+	assert_int_equal(write_file_atomic(marker, "", 0, 0644), 0);
+	r2 = boot_test_req("bootproof-other", fx.run_dir, other, fx.kernel);
+	fake_domain_use(&f);
+	fake_domain_hold("bootproof-test", marker);
+	assert_int_equal(boot_run(&r, &o), 0);
+	assert_int_equal(o.verdict, VERDICT_BOOTED);
+	json_object_put(o.record);
+	free(f.xml);
+	f.xml = NULL;
+	assert_int_equal(access(fx.stage_dir, F_OK), 0);
+	assert_int_equal(access(lock, F_OK), 0);
+
+	/* Another boot while libvirt still holds the first domain: its
+	 * sweep leaves the first stage, its own goes. */
+	assert_int_equal(boot_run(&r2, &o), 0);
+	json_object_put(o.record);
+	free(f.xml);
+	f.xml = NULL;
+	usleep(100 * 1000);
+	assert_int_equal(access(fx.stage_dir, F_OK), 0);
+	assert_int_equal(access(other, F_OK), -1);
+
+	/* libvirt lets go: the stage and its lock go by themselves. */
+	unlink(marker);
+	assert_true(gone_within(fx.stage_dir, 5000));
+	assert_true(gone_within(lock, 1000));
+	fake_domain_hold(NULL, NULL);
+}
+
 /* The console stream lost the guest's last lines ("reboot: Power down"
  * among them): they are read back from QEMU's own log of ttyS0, the
  * verdict is the clean boot's and console.log is whole. */
@@ -806,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_agent_run),
 		cmocka_unit_test(test_channel),
 		cmocka_unit_test(test_channel_dmesg),
+		cmocka_unit_test(test_stage_held),
 		cmocka_unit_test(test_kgdbts_run),
 		cmocka_unit_test(test_agent_cut),
 	};

@@ -163,6 +163,23 @@ static int fpoll(struct guest *g, int timeout_ms, struct guest_event *ev)
 	return 0;
 }
 
+static const char *held, *held_marker;
+
+void fake_domain_hold(const char *name, const char *marker)
+{
+	held = name;
+	held_marker = marker;
+}
+
+static size_t fstate_files(const char *name, char (*files)[PATH_MAX],
+			   size_t max)
+{
+	if (!held || !name || strcmp(held, name) || !max)
+		return 0;
+	snprintf(files[0], PATH_MAX, "%s", held_marker);
+	return 1;
+}
+
 static int fdestroy(struct guest *g)
 {
 	if (g && g->state == GUEST_RUNNING) {
@@ -187,4 +204,5 @@ const struct domain_ops fake_domain_ops = {
 	.poll = fpoll,
 	.destroy = fdestroy,
 	.free = ffree,
+	.state_files = fstate_files,
 };

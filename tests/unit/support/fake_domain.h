@@ -53,5 +53,8 @@ struct fake_domain {
 extern const struct domain_ops fake_domain_ops;
 /* The fake the next start() uses. */
 void fake_domain_use(struct fake_domain *f);
+/* libvirt "still holds" the domain called name while the file marker
+ * exists (domain_ops.state_files); name NULL: no domain. */
+void fake_domain_hold(const char *name, const char *marker);
 
 #endif
