@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "adapters/proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include "util/cleanup.h"
+#include "util/fileio.h"
 #include "util/paths.h"
 #include "util/xalloc.h"
 
@@ -549,4 +553,55 @@ void proc_result_describe(const struct proc_result *r, unsigned timeout_ms,
 		strbuf_addf(sb, "exit status %d", r->exit_status);
 	else
 		strbuf_addstr(sb, "ended in an unknown way");
+}
+
+int proc_remove_when_gone(const char *dir, const char *last,
+			  char (*wait)[PATH_MAX], size_t n_wait,
+			  unsigned timeout_ms)
+{
+	_cleanup_closedir_ DIR *d = opendir(dir);
+	char paths[16][PATH_MAX], lastp[PATH_MAX];
+	size_t np = 0;
+	struct dirent *de;
+	pid_t pid;
+
+	/* Everything that allocates comes before the fork. */
+	while (d && (de = readdir(d)) && np < ELEMENTSOF(paths))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			snprintf(paths[np++], PATH_MAX, "%s/%s", dir, de->d_name);
+	snprintf(lastp, sizeof(lastp), "%s", last ? last : "");
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return 0;
+	}
+	if (fork() != 0)
+		_exit(0);
+	setsid();
+	{
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		syscall(SYS_close_range, 3, ~0U, 0);
+	}
+	for (unsigned waited = 0;
+	     any_path_exists(wait, n_wait) && waited < timeout_ms; waited += 20) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (!any_path_exists(wait, n_wait)) {
+		for (size_t i = 0; i < np; i++)
+			unlink(paths[i]);
+		if (rmdir(dir) == 0 && lastp[0])
+			unlink(lastp);
+	}
+	_exit(0);
 }

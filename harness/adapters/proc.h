@@ -30,6 +30,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
 
 #include "util/strbuf.h"
@@ -101,6 +102,19 @@ void proc_result_release(struct proc_result *r);
 typedef int (*proc_dry_run_fn)(const struct proc_cmd *cmd,
 			       struct proc_result *ret, void *opaque);
 void proc_set_dry_run(proc_dry_run_fn fn, void *opaque);
+
+/*
+ * Remove the flat directory dir (its files, then itself) and then the
+ * file last, in a process of its own, as soon as none of the n_wait files
+ * wait[] exists (looked at every 20 ms, for at most timeout_ms; after
+ * that nothing is removed).  The caller does not wait for it: it is
+ * forked twice (nobody has to reap it), has /dev/null for its standard
+ * streams and no other descriptor, and does only what is safe after a
+ * fork of a process with threads.  0, or -errno when it could not start.
+ */
+int proc_remove_when_gone(const char *dir, const char *last,
+			  char (*wait)[PATH_MAX], size_t n_wait,
+			  unsigned timeout_ms);
 
 /*
  * Find an executable in $PATH (or check a path containing '/').

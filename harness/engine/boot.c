@@ -13,8 +13,6 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -483,21 +481,13 @@ static int free_port(void)
 /* How long a stage waits for libvirt to let go of its domain. */
 #define RELEASE_WAIT_MS 30000
 
-static bool any_exists(char (*files)[PATH_MAX], size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (access(files[i], F_OK) == 0)
-			return true;
-	return false;
-}
-
 /* libvirt still holds the domain called name (domain_ops.state_files). */
 static bool held(const struct domain_ops *ops, const char *name)
 {
 	char files[STATE_FILES_MAX][PATH_MAX];
 
 	return ops->state_files && name &&
-	       any_exists(files, ops->state_files(name, files, STATE_FILES_MAX));
+	       any_path_exists(files, ops->state_files(name, files, STATE_FILES_MAX));
 }
 
 /*
@@ -577,67 +567,11 @@ static void stage_unlock(struct session *s)
 }
 
 /*
- * Remove the staged files once libvirt let go of the domain, in a
- * process of its own so that the boot does not wait for it: forked twice
- * (nobody has to reap it) and, as this process has libvirt's threads,
- * doing only what is safe after a fork.  The stage's files (a flat
- * directory) are listed before.  Its lock file stays until the end, so a
- * stage it could not remove (libvirt held it past RELEASE_WAIT_MS, the
- * process was killed) is the next boot's sweep's.
- */
-static void release_later(const char *dir, char (*files)[PATH_MAX], size_t nf)
-{
-	_cleanup_closedir_ DIR *d = opendir(dir);
-	char paths[16][PATH_MAX], lock[PATH_MAX];
-	size_t np = 0;
-	struct dirent *de;
-	pid_t pid;
-
-	while (d && (de = readdir(d)) && np < ELEMENTSOF(paths))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			snprintf(paths[np++], PATH_MAX, "%s/%s", dir, de->d_name);
-	snprintf(lock, sizeof(lock), "%s.lock", dir);
-	pid = fork();
-	if (pid < 0)
-		return;
-	if (pid > 0) {
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		return;
-	}
-	if (fork() != 0)
-		_exit(0);
-	setsid();
-	{
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		syscall(SYS_close_range, 3, ~0U, 0);
-	}
-	for (unsigned waited = 0;
-	     any_exists(files, nf) && waited < RELEASE_WAIT_MS; waited += 20) {
-		struct timespec ts = { 0, 20 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
-	}
-	if (!any_exists(files, nf)) {
-		for (size_t i = 0; i < np; i++)
-			unlink(paths[i]);
-		if (rmdir(dir) == 0)
-			unlink(lock);
-	}
-	_exit(0);
-}
-
-/*
  * After the guest: its staged files go, and when libvirt still holds its
  * domain (a guest that shut down is reported ended before libvirtd has
  * restored the owners of its files, virt.c) they go as soon as libvirt
- * let go of it, without the boot waiting for that (release_later).
+ * let go of it, without the boot waiting for that
+ * (proc_remove_when_gone).
  */
 static void stage_end(struct session *s)
 {
@@ -651,9 +585,18 @@ static void stage_end(struct session *s)
 	nf = r->ops->state_files && r->name
 		     ? r->ops->state_files(r->name, files, STATE_FILES_MAX)
 		     : 0;
-	if (s->stage_lock >= 0 && any_exists(files, nf)) {
+	if (s->stage_lock >= 0 && any_path_exists(files, nf)) {
+		_cleanup_free_ char *lock = NULL;
+
 		lockfile_release(&s->stage_lock);
-		release_later(r->stage_dir, files, nf);
+		/* The lock file goes last: a stage that was not removed (libvirt
+		 * held it past RELEASE_WAIT_MS, the process was killed) is the
+		 * next boot's sweep's. */
+		if (asprintf(&lock, "%s.lock", r->stage_dir) < 0 ||
+		    proc_remove_when_gone(r->stage_dir, lock, files, nf,
+					  RELEASE_WAIT_MS) < 0)
+			log_debug("%s stays for a later boot's sweep",
+				  r->stage_dir);
 		return;
 	}
 	rm_rf(r->stage_dir);

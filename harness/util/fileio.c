@@ -190,3 +190,11 @@ int rm_rf(const char *path)
 		r = -errno;
 	return r;
 }
+
+bool any_path_exists(char (*paths)[PATH_MAX], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (access(paths[i], F_OK) == 0)
+			return true;
+	return false;
+}

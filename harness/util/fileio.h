@@ -3,6 +3,8 @@
 #ifndef BP_FILEIO_H
 #define BP_FILEIO_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -32,5 +34,7 @@ int copy_tree(const char *src, const char *dst);
 
 /* Remove a directory tree (no symlink following).  Missing is fine. */
 int rm_rf(const char *path);
+/* One of the n paths exists (access(2) only: safe after a fork). */
+bool any_path_exists(char (*paths)[PATH_MAX], size_t n);
 
 #endif
