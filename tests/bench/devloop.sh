@@ -82,7 +82,7 @@ side_b() {
 	t0=$(secs)
 	CCACHE_DIR=$CACHE/ccache make -s -C "$KSRC" O="$W/obj" ARCH=x86_64 \
 		CC="ccache gcc" -j"$(nproc)" bzImage >"$W/b.make" 2>&1 ||
-		{ tail -20 "$W/b.make" >&2; return 1; }
+		{ tail -n 20 "$W/b.make" >&2; return 1; }
 	rm -f "$W/console.log"
 	timeout 300 "$QEMU" -accel tcg -m 1024 -smp 2 -display none -no-reboot \
 		-nodefaults -serial "file:$W/console.log" \
@@ -91,7 +91,7 @@ side_b() {
 		-drive "file=$W/root.img,if=virtio,format=raw" >/dev/null 2>&1 || true
 	t1=$(secs)
 	grep -q 'devloop: init ran' "$W/console.log" ||
-		{ echo "devloop: the bare boot did not reach init" >&2; tail -5 "$W/console.log" >&2; return 1; }
+		{ echo "devloop: the bare boot did not reach init" >&2; tail -n 5 "$W/console.log" >&2; return 1; }
 	echo "$t0 $t1" | awk '{printf "%.2f\n", $2 - $1}'
 }
 
@@ -111,7 +111,7 @@ while [ "$i" -le "$N" ]; do
 	side_a >>"$W/a.times"
 	edit "b$i"
 	side_b >>"$W/b.times"
-	echo "  round $i: bootproof $(tail -1 "$W/a.times") s, make + bare QEMU $(tail -1 "$W/b.times") s"
+	echo "  round $i: bootproof $(tail -n 1 "$W/a.times") s, make + bare QEMU $(tail -n 1 "$W/b.times") s"
 	i=$((i + 1))
 done
 python3 - "$W/a.times" "$W/b.times" <<'EOF'
