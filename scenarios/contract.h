@@ -13,6 +13,8 @@
 #ifndef BP_CONTRACT_H
 #define BP_CONTRACT_H
 
+#include <stdint.h>
+
 /* -------------------------------------------------------------- scenarios */
 
 /*
@@ -147,5 +149,17 @@
  */
 #define BP_CHANNEL_DMESG "bootproof-agent: dmesg bytes "
 #define BP_DMESG_FILE "/bootproof/dmesg.txt"
+
+/*
+ * The file every root image carries for the boot scenario's virtio_blk
+ * check: core/image_spec writes it, the agent reads it back with O_DIRECT
+ * and compares every byte with the pattern.
+ */
+#define BP_MARKER_PATH "/bootproof/marker.bin"
+#define BP_MARKER_SIZE (1024u * 1024u)
+static inline uint8_t bp_marker_byte(uint64_t i)
+{
+	return (uint8_t)(((uint32_t)i * 2654435761u) >> 24);
+}
 
 #endif

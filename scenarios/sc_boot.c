@@ -28,8 +28,8 @@
 
 #include "agent.h"
 
-#define MARKER "/bootproof/marker.bin"
-#define MARKER_SIZE (1u << 20)
+#define MARKER BP_MARKER_PATH
+#define MARKER_SIZE BP_MARKER_SIZE
 
 enum { VIRTIO_NET = 1, VIRTIO_BLK = 2, VIRTIO_CONSOLE = 3, VIRTIO_RNG = 4 };
 
@@ -234,11 +234,6 @@ static enum check_result check_memory(struct tctx *t)
 	return CHECK_PASS;
 }
 
-static uint8_t marker_byte(uint32_t i)
-{
-	return (uint8_t)((i * 2654435761u) >> 24);
-}
-
 static enum check_result check_virtio_blk(struct tctx *t)
 {
 	char sysdev[128], drv[64] = "", devname[64] = "?", uevent[512];
@@ -302,11 +297,11 @@ static enum check_result check_virtio_blk(struct tctx *t)
 		if (r == 0)
 			break;
 		for (ssize_t i = 0; i < r; i++)
-			if (buf[i] != marker_byte(off + (uint32_t)i))
+			if (buf[i] != bp_marker_byte(off + (uint32_t)i))
 				return fail(t, "%s byte %u is 0x%02x, "
 					       "expected 0x%02x", MARKER,
 					    off + (uint32_t)i, buf[i],
-					    marker_byte(off + (uint32_t)i));
+					    bp_marker_byte(off + (uint32_t)i));
 		off += (uint32_t)r;
 	}
 	if (off != MARKER_SIZE)

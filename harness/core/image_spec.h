@@ -36,17 +36,16 @@
 #define IMAGE_LABEL "bootproof"
 #define IMAGE_AGENT_PATH BP_AGENT_PATH
 #define IMAGE_BUSYBOX_PATH "/bin/busybox"
-#define IMAGE_MARKER_PATH "/bootproof/marker.bin"
-#define IMAGE_MARKER_SIZE (1024 * 1024)
+#define IMAGE_MARKER_PATH BP_MARKER_PATH
+#define IMAGE_MARKER_SIZE BP_MARKER_SIZE
 /* Every entry gets this mtime (2024-01-01 00:00 UTC): builds reproduce. */
 #define IMAGE_MTIME 1704067200
 #define IMAGE_HASH_HEX_LEN SHA256_HEX_LEN
 
-/* Byte i of /bootproof/marker.bin, the pattern the guest's virtio-blk
- * check reads back. */
+/* Byte i of the marker file (contract.h). */
 static inline uint8_t image_marker_byte(uint64_t i)
 {
-	return (uint8_t)(((uint32_t)i * 2654435761u) >> 24);
+	return bp_marker_byte(i);
 }
 void image_marker_fill(uint8_t *buf, size_t n);
 
