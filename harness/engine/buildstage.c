@@ -20,8 +20,9 @@
 #include "engine/buildmeasure.h"
 #include "util/clock.h"
 #include "util/fileio.h"
-#include "util/lockfile.h"
 #include "util/jsonx.h"
+#include "util/lockfile.h"
+#include "util/log.h"
 #include "util/paths.h"
 #include "util/sha256.h"
 #include "util/xalloc.h"
@@ -369,12 +370,19 @@ static bool config_has_modules(const char *path)
 	       strstr(sb.buf, "\nCONFIG_MODULES=y\n");
 }
 
-/* Another builder may hold it: wait, unless cancelled meanwhile. */
+/* Another builder may hold it (another run, a bisection, a shell): say so,
+ * then wait, unless cancelled meanwhile. */
 static int lock_dir(const char *dir, volatile sig_atomic_t *cancel, int *ret,
 		    struct strbuf *err)
 {
 	_cleanup_free_ char *p = path_join(dir, ".lock");
-	int fd = lockfile_take(p, 0, cancel);
+	int fd = lockfile_take(p, LOCKFILE_NOWAIT, cancel);
+
+	if (fd == -EWOULDBLOCK) {
+		log_info("%s: another build in this tree and arch holds %s; "
+			 "waiting for it", dir, p);
+		fd = lockfile_take(p, 0, cancel);
+	}
 
 	if (fd < 0)
 		return strbuf_fail(err, fd, "%s: %s", p, strerror(-fd));
