@@ -462,8 +462,8 @@ static bool has_news(struct guest *g)
  * So once the console has ended and the guest's QEMU is gone (or a
  * zombie), the guest is shut off here, and libvirtd finishes its own
  * clean-up of the domain by itself (.state_files say when it is done:
- * the engine leaves the guest's files until then).  Without the QEMU's pid (another
- * host, another user) the stop event is waited for, as before.
+ * the engine leaves the guest's files until then).  Without the QEMU's
+ * pid (another host, another user) the stop event is waited for.
  */
 static void check_qemu_exit(struct guest *g)
 {

@@ -80,6 +80,7 @@ struct session {
 	/* the kernel's log the agent sent over it (core/agentchan) */
 	char *dmesg_file;	/* in run_dir (file name), or NULL */
 	long long dmesg_bytes, dmesg_announced;	/* announced: -1 none */
+	bool dmesg_complete;	/* agentchan_dmesg_complete() */
 	/* scenarios asked for */
 	char *scen_buf;
 	const char *scen[MAX_SCENARIOS];
@@ -406,10 +407,8 @@ static json_object *build_record(struct session *s, const struct verdict *v,
 				       json_object_new_int64(s->dmesg_bytes));
 		json_object_object_add(d, "announced",
 				       json_object_new_int64(s->dmesg_announced));
-		json_object_object_add(
-			d, "complete",
-			json_object_new_boolean(s->dmesg_bytes ==
-						s->dmesg_announced));
+		json_object_object_add(d, "complete",
+				       json_object_new_boolean(s->dmesg_complete));
 		json_object_object_add(rec, "dmesg", d);
 	}
 	return rec;
@@ -481,13 +480,21 @@ static int free_port(void)
 /* How long a stage waits for libvirt to let go of its domain. */
 #define RELEASE_WAIT_MS 30000
 
-/* libvirt still holds the domain called name (domain_ops.state_files). */
+/* The files that say libvirt still holds the domain called name
+ * (domain_ops.state_files): how many. */
+static size_t state_files(const struct domain_ops *ops, const char *name,
+			  char (*files)[PATH_MAX])
+{
+	return ops->state_files && name
+		       ? ops->state_files(name, files, STATE_FILES_MAX)
+		       : 0;
+}
+
 static bool held(const struct domain_ops *ops, const char *name)
 {
 	char files[STATE_FILES_MAX][PATH_MAX];
 
-	return ops->state_files && name &&
-	       any_path_exists(files, ops->state_files(name, files, STATE_FILES_MAX));
+	return any_path_exists(files, state_files(ops, name, files));
 }
 
 /*
@@ -582,9 +589,7 @@ static void stage_end(struct session *s)
 	if (s->stage_ended)
 		return;
 	s->stage_ended = true;
-	nf = r->ops->state_files && r->name
-		     ? r->ops->state_files(r->name, files, STATE_FILES_MAX)
-		     : 0;
+	nf = state_files(r->ops, r->name, files);
 	if (s->stage_lock >= 0 && any_path_exists(files, nf)) {
 		_cleanup_free_ char *lock = NULL;
 
@@ -1027,7 +1032,8 @@ static void read_channel(struct session *s)
 	if (c.dmesg) {
 		s->dmesg_bytes = (long long)c.dmesg_len;
 		s->dmesg_file = keep_file(s, "dmesg.txt", c.dmesg, c.dmesg_len);
-		if (!agentchan_dmesg_complete(&c))
+		s->dmesg_complete = agentchan_dmesg_complete(&c);
+		if (!s->dmesg_complete)
 			progress(s, "the kernel's log is short: %zu of %lld "
 				    "bytes arrived over the channel",
 				 c.dmesg_len, c.dmesg_announced);
